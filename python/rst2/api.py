@@ -1,0 +1,43 @@
+"""The single entry point the worker calls: JSON in, JSON out.
+
+JSON keeps the JS/Python boundary free of proxies that would have to be
+destroyed by hand, and makes every failure a value instead of a PythonError
+whose message may be megabytes of traceback.
+"""
+
+import json
+import traceback
+
+from .check import check
+from .errors import DocumentError
+from .render import render_html, render_latex
+
+OPERATIONS = {
+    "html": lambda source, options: render_html(source, options.get("style", "default")),
+    "latex": lambda source, options: render_latex(source, options),
+    "check": lambda source, options: {"messages": check(source)},
+}
+
+
+def handle(operation, source, options_json="{}"):
+    try:
+        result = OPERATIONS[operation](source, json.loads(options_json))
+        return json.dumps({"ok": True, "result": result})
+    except DocumentError as error:
+        return _failure(error.code, error.message)
+    except RecursionError:
+        return _failure(
+            "document_too_deep",
+            "The document is nested too deeply to render (Python's recursion limit was reached).",
+        )
+    except MemoryError:
+        return _failure("document_too_large", "The document needs more memory than a render may use.")
+    except KeyboardInterrupt:
+        # The pool's deadline interrupted us (setInterruptBuffer).
+        return _failure("render_timeout", "The document took too long to render.")
+    except Exception as error:  # noqa: BLE001 - every failure must come back as data
+        return _failure("internal", "%s: %s" % (type(error).__name__, str(error)[:500]), traceback.format_exc()[-4000:])
+
+
+def _failure(code, message, trace=None):
+    return json.dumps({"ok": False, "code": code, "message": message, "trace": trace})

@@ -1,0 +1,61 @@
+"""One way to run docutils for every operation: reader, settings, safety."""
+
+import warnings
+
+from docutils import core, io, utils
+from docutils.readers import standalone
+
+from . import directives
+from .safety import NeutralizeUnsafeLinks
+from .settings import untrusted
+
+directives.register()
+
+
+class SafeReader(standalone.Reader):
+    """The standalone reader plus our link safety and optional observers.
+
+    Observers are attached to the reporter as soon as the document exists, so
+    they see messages from parsing and from every transform alike.
+    """
+
+    def __init__(self, observers=()):
+        super().__init__(parser_name="restructuredtext")
+        self._observers = list(observers)
+
+    def get_transforms(self):
+        return super().get_transforms() + [NeutralizeUnsafeLinks]
+
+    def new_document(self):
+        document = super().new_document()
+        for observer in self._observers:
+            document.reporter.attach_observer(observer)
+        return document
+
+
+def publish(source, writer_name, observers=(), **presentation):
+    """Runs docutils once; returns (parts, doctree)."""
+    publisher = core.Publisher(
+        reader=SafeReader(observers),
+        source_class=io.StringInput,
+        destination_class=io.NullOutput if writer_name == "null" else io.StringOutput,
+    )
+    publisher.set_components(None, "restructuredtext", writer_name)
+    publisher.process_programmatic_settings(None, untrusted(**presentation), None)
+    # An untitled document gets this as its HTML <title> (docutils falls back
+    # to the source name).
+    publisher.set_source(source, "untitled")
+    publisher.set_destination(None, None)
+    with warnings.catch_warnings():
+        # The LaTeX writer announces future changes through FutureWarning;
+        # they are about docutils, not about the user's document.
+        warnings.simplefilter("ignore")
+        publisher.publish(enable_exit_status=False)
+    return publisher.writer.parts, publisher.document
+
+
+def document_title(document):
+    return document.get("title") or ""
+
+
+__all__ = ["publish", "document_title", "utils"]

@@ -1,0 +1,77 @@
+"""HTML and LaTeX rendering of untrusted reStructuredText."""
+
+import os
+
+from docutils import nodes
+
+from .errors import DocumentError
+from .publish import document_title, publish
+
+STYLES_DIR = os.environ.get("RST2_STYLES_DIR", "/rst2/styles")
+
+LATEX_CLASSES = ("article", "report", "book", "scrartcl", "scrreprt", "scrbook")
+
+
+def _style_file(kind, name, suffix):
+    path = os.path.join(STYLES_DIR, kind, name + suffix)
+    if not os.path.isfile(path):
+        raise ValueError("unknown %s style %r" % (kind, name))
+    return path
+
+
+def render_html(source, style="default"):
+    """A complete HTML5 page with the chosen stylesheet embedded."""
+    parts, document = publish(
+        source,
+        "html5",
+        stylesheet_path=_style_file("html", style, ".css"),
+        stylesheet_dirs=[],
+        embed_stylesheet=True,
+        syntax_highlight="short",
+        # Keeps docutils' problem reports visible in the page, as rst2html
+        # does; nothing goes to stderr (settings.untrusted).
+        report_level=2,
+    )
+    return {"html": parts["whole"], "title": document_title(document)}
+
+
+def render_latex(source, options=None):
+    """LaTeX for pdfTeX; refuses documents with images (not supported in PDF)."""
+    options = dict(options or {})
+    documentclass = options.get("class", "article")
+    if documentclass not in LATEX_CLASSES:
+        raise ValueError("unknown LaTeX class %r" % documentclass)
+    parts, document = publish(
+        source,
+        "latex",
+        documentclass=documentclass,
+        stylesheet_path=_style_file("latex", options.get("style", "default"), ".sty"),
+        stylesheet_dirs=[],
+        embed_stylesheet=True,
+        use_latex_toc=bool(options.get("use_latex_toc", False)),
+        syntax_highlight="none",
+        report_level=2,
+    )
+    latex = parts["whole"]
+    if options.get("use_latex_toc") and "\\tableofcontents" not in latex:
+        # docutils only writes \tableofcontents for a ``contents`` directive;
+        # a client asking for LaTeX's TOC expects one either way.
+        anchor = "\\maketitle\n" if "\\maketitle\n" in latex else "\\begin{document}\n"
+        latex = latex.replace(anchor, anchor + "\\tableofcontents\n", 1)
+    images = list(document.findall(nodes.image))
+    if images:
+        raise DocumentError(
+            "images_unsupported",
+            "Documents with images cannot be converted to PDF yet "
+            "(found %d image or figure directive%s, first at line %s)."
+            % (len(images), "" if len(images) == 1 else "s", _line_of(images[0]) or "?"),
+        )
+    return {"latex": latex, "title": document_title(document)}
+
+
+def _line_of(node):
+    while node is not None:
+        if node.line:
+            return node.line
+        node = node.parent
+    return None

@@ -1,0 +1,105 @@
+import json
+import unittest
+
+from rst2 import api
+from rst2.errors import DocumentError
+from rst2.render import render_html, render_latex
+
+
+class RenderHtmlTest(unittest.TestCase):
+    def test_complete_page_with_embedded_stylesheet(self):
+        out = render_html("Greeting\n========\n\nHello *world*.\n")
+        self.assertIn("<!DOCTYPE html>", out["html"])
+        self.assertIn("<em>world</em>", out["html"])
+        self.assertIn('<meta charset="utf-8"', out["html"])
+        self.assertIn("<style", out["html"])
+        self.assertEqual(out["title"], "Greeting")
+
+    def test_every_style_renders(self):
+        import os
+        from rst2.render import STYLES_DIR
+
+        names = sorted(f[:-4] for f in os.listdir(os.path.join(STYLES_DIR, "html")) if f.endswith(".css"))
+        self.assertGreaterEqual(len(names), 3)
+        for name in names:
+            with open(os.path.join(STYLES_DIR, "html", name + ".css"), encoding="utf-8") as css:
+                first_rule = css.read().strip()[:40]
+            self.assertIn(first_rule, render_html("x\n", name)["html"])
+
+    def test_unknown_style_is_refused(self):
+        with self.assertRaises(ValueError):
+            render_html("x\n", "../../etc/passwd")
+
+    def test_code_aliases_highlight(self):
+        for directive, option in (("code", "number-lines"), ("code-block", "linenos"), ("sourcecode", "linenos")):
+            src = ".. %s:: python\n   :%s:\n\n   def f():\n       return 1\n" % (directive, option)
+            html = render_html(src)["html"]
+            self.assertIn('<span class="k">def</span>', html, directive)
+            self.assertNotIn('class="system-message"', html, directive)
+
+    def test_file_inclusion_is_disabled(self):
+        for src in (
+            ".. include:: /etc/passwd\n",
+            ".. raw:: html\n   :file: /etc/passwd\n",
+            ".. csv-table::\n   :file: /etc/passwd\n",
+            ".. csv-table::\n   :url: file:///etc/passwd\n",
+        ):
+            html = render_html(src)["html"]
+            self.assertNotIn("root:", html, src)
+            self.assertIn("System Message: WARNING", html, src)
+
+    def test_raw_is_disabled(self):
+        html = render_html(".. raw:: html\n\n   <script>alert(1)</script>\n")["html"]
+        self.assertNotIn("<script>alert", html)
+
+    def test_script_links_never_live(self):
+        src = (
+            "`a <javascript:alert(1)>`_ `b`_ `c <data:text/html;base64,PHNjcmlwdD4=>`_ "
+            "`d <VBScript:x>`_ `ok <https://example.org/>`_\n\n"
+            ".. _b: java\tscript:alert(2)\n"
+        )
+        html = render_html(src)["html"].lower()
+        for bad in ('href="javascript', 'href="vbscript', 'href="data:', "alert(2)"):
+            self.assertNotIn(bad, html)
+        self.assertIn('href="https://example.org/"', html)
+
+    def test_meta_refresh_is_dropped(self):
+        html = render_html(".. meta::\n   :http-equiv=refresh: 0; url=https://evil.example/\n\nx\n")["html"]
+        self.assertNotIn("refresh", html)
+
+
+class RenderLatexTest(unittest.TestCase):
+    def test_class_and_toc(self):
+        out = render_latex("T\n=\n\nS\n-\n\nx\n", {"class": "scrreprt", "use_latex_toc": True})
+        self.assertIn("\\documentclass[a4paper]{scrreprt}", out["latex"])
+        self.assertIn("\\tableofcontents", out["latex"])
+
+    def test_images_are_refused(self):
+        for src in ("x\n\n.. image:: a.png\n", "x\n\n.. figure:: a.png\n\n   caption\n"):
+            with self.assertRaises(DocumentError) as ctx:
+                render_latex(src)
+            self.assertEqual(ctx.exception.code, "images_unsupported")
+
+    def test_raw_latex_is_disabled(self):
+        out = render_latex(".. raw:: latex\n\n   \\input{/etc/passwd}\n")
+        self.assertNotIn("\\input{/etc/passwd}", out["latex"])
+
+    def test_unknown_class_is_refused(self):
+        with self.assertRaises(ValueError):
+            render_latex("x\n", {"class": "letter"})
+
+
+class ApiTest(unittest.TestCase):
+    def test_failures_are_data(self):
+        deep = "".join("  " * i + "* x\n\n" for i in range(400))
+        out = json.loads(api.handle("html", deep))
+        self.assertFalse(out["ok"])
+        self.assertEqual(out["code"], "document_too_deep")
+
+    def test_success_envelope(self):
+        out = json.loads(api.handle("check", "ok\n"))
+        self.assertEqual(out, {"ok": True, "result": {"messages": []}})
+
+
+if __name__ == "__main__":
+    unittest.main()
