@@ -1,0 +1,89 @@
+/**
+ * The Python engine: docutils in a warm pool of Pyodide workers. Renders
+ * HTML, writes LaTeX for the PDF pipeline and checks syntax.
+ */
+import { Worker } from 'node:worker_threads';
+
+import { ServiceError } from '../../http/errors.js';
+import type { Logger } from '../../log.js';
+import { WorkerPool, type PoolStats } from '../worker-pool.js';
+import type { CheckItem, CheckResult, HtmlResult, LatexResult, PythonJob, PythonWorkerData } from './protocol.js';
+
+export interface PythonEngineOptions {
+  workers: number;
+  queueLimit: number;
+  timeoutMs: number;
+  bundlePath: string;
+  pythonSources: string;
+  stylesDir: string;
+  log: Logger;
+}
+
+export interface LatexOptions {
+  documentClass: string;
+  style: string;
+  useLatexToc: boolean;
+}
+
+// Python checks its interrupt buffer every few bytecodes; a render that does
+// not stop within this after being interrupted is stuck in C and is killed.
+const INTERRUPT_GRACE_MS = 2000;
+
+export class PythonEngine {
+  private readonly pool: WorkerPool;
+
+  constructor(opts: PythonEngineOptions) {
+    this.pool = new WorkerPool({
+      name: 'python',
+      size: opts.workers,
+      queueLimit: opts.queueLimit,
+      timeoutMs: opts.timeoutMs,
+      graceMs: INTERRUPT_GRACE_MS,
+      log: opts.log,
+      timeoutError: () => new ServiceError(422, 'render_timeout', `The document took longer than ${opts.timeoutMs} ms to render.`),
+      spawn: () => {
+        const interrupt = new SharedArrayBuffer(4);
+        const workerData: PythonWorkerData = {
+          bundlePath: opts.bundlePath,
+          pythonSources: opts.pythonSources,
+          stylesDir: opts.stylesDir,
+          interrupt,
+        };
+        const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData, stdout: false, stderr: false });
+        return { worker, interrupt: () => Atomics.store(new Int32Array(interrupt), 0, 2) };
+      },
+    });
+  }
+
+  start(): Promise<void> {
+    return this.pool.start();
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  stats(): PoolStats {
+    return this.pool.stats();
+  }
+
+  busyThreads(): Worker[] {
+    return this.pool.busyThreads();
+  }
+
+  renderHtml(source: string, style: string): Promise<HtmlResult> {
+    return this.pool.run<HtmlResult>({ op: 'html', source, options: { style } } satisfies PythonJob);
+  }
+
+  renderLatex(source: string, opts: LatexOptions): Promise<LatexResult> {
+    return this.pool.run<LatexResult>({
+      op: 'latex',
+      source,
+      options: { class: opts.documentClass, style: opts.style, use_latex_toc: opts.useLatexToc },
+    } satisfies PythonJob);
+  }
+
+  async check(source: string): Promise<CheckItem[]> {
+    return (await this.pool.run<CheckResult>({ op: 'check', source, options: {} } satisfies PythonJob)).messages;
+  }
+}

@@ -1,0 +1,21 @@
+/** What the Python engine's worker is told and what it answers. */
+export type PythonOperation = 'html' | 'latex' | 'check';
+
+export interface PythonJob {
+  op: PythonOperation;
+  source: string;
+  options: Record<string, string | boolean>;
+}
+
+export interface PythonWorkerData {
+  bundlePath: string;
+  pythonSources: string;
+  stylesDir: string;
+  /** One Int32 that the pool sets to 2 (SIGINT) to stop a runaway render. */
+  interrupt: SharedArrayBuffer;
+}
+
+export interface HtmlResult { html: string; title: string }
+export interface LatexResult { latex: string; title: string }
+export interface CheckItem { message: string; type: string; line: number | null; context: string }
+export interface CheckResult { messages: CheckItem[] }

@@ -1,0 +1,98 @@
+/**
+ * One Pyodide interpreter with docutils, in a worker thread. It loads the
+ * Debian docutils bundle and our python/ package into memory (nothing of the
+ * host filesystem is mounted), renders one document to warm up, then serves
+ * jobs one at a time.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parentPort, workerData } from 'node:worker_threads';
+
+import { loadPyodide, type PyodideAPI } from 'pyodide';
+
+import type { JobFailure, WorkerMessage } from '../worker-pool.js';
+import type { PythonJob, PythonWorkerData } from './protocol.js';
+
+const data = workerData as PythonWorkerData;
+const port = parentPort!;
+const interrupt = new Int32Array(data.interrupt);
+
+type Handle = (op: string, source: string, options: string) => string;
+
+/** Copies a host folder into the in-memory filesystem (read once, no mount). */
+function copyTree(py: PyodideAPI, from: string, to: string): void {
+  py.FS.mkdirTree(to);
+  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
+    if (entry.name === '__pycache__' || entry.name === 'tests') continue;
+    const source = path.join(from, entry.name);
+    const target = `${to}/${entry.name}`;
+    if (entry.isDirectory()) copyTree(py, source, target);
+    else if (entry.isFile()) py.FS.writeFile(target, new Uint8Array(fs.readFileSync(source)));
+  }
+}
+
+async function boot(): Promise<Handle> {
+  const py = await loadPyodide({
+    // Python's own stdout/stderr are not ours to print: docutils is told to
+    // report into a buffer, so anything here is unexpected and goes nowhere.
+    stdout: () => {},
+    stderr: () => {},
+    env: { RST2_STYLES_DIR: '/rst2/styles', HOME: '/home/pyodide' },
+  });
+  py.unpackArchive(new Uint8Array(fs.readFileSync(data.bundlePath)), 'tar', { extractDir: '/' });
+  copyTree(py, data.pythonSources, '/rst2/python');
+  copyTree(py, data.stylesDir, '/rst2/styles');
+  py.runPython("import sys; sys.path.insert(0, '/rst2/python')");
+  const api = py.pyimport('rst2.api');
+  const handle = api.handle as Handle;
+  py.setInterruptBuffer(interrupt);
+  // Warm-up: imports the writers, Pygments and its lexers before the first client.
+  const warm = JSON.parse(handle('html', 'Warm up\n=======\n\n*ok* ``x``\n\n.. code:: python\n\n   x = 1\n', '{}')) as { ok: boolean; message?: string };
+  if (!warm.ok) throw new Error(`warm-up render failed: ${warm.message ?? 'unknown'}`);
+  handle('check', 'ok\n', '{}');
+  return handle;
+}
+
+const STATUS: Record<string, number> = {
+  render_timeout: 422,
+  document_too_deep: 422,
+  document_too_large: 422,
+  images_unsupported: 422,
+};
+
+function run(handle: Handle, job: PythonJob): { ok: true; value: unknown } | { ok: false; error: JobFailure } {
+  Atomics.store(interrupt, 0, 0);
+  let raw: string;
+  try {
+    raw = handle(job.op, job.source, JSON.stringify(job.options));
+  } catch (err) {
+    // A PythonError escaping api.handle (e.g. an interrupt outside its try);
+    // its message can be megabytes, so only a slice is logged.
+    const text = err instanceof Error ? err.message : String(err);
+    if (text.includes('KeyboardInterrupt')) {
+      return { ok: false, error: { status: 422, code: 'render_timeout', message: 'The document took too long to render.' } };
+    }
+    return { ok: false, error: { status: 500, code: 'render_failed', message: 'The renderer failed on this document.', detail: text.slice(-4000) } };
+  }
+  const out = JSON.parse(raw) as { ok: true; result: unknown } | { ok: false; code: string; message: string; trace: string | null };
+  if (out.ok) return { ok: true, value: out.result };
+  const status = STATUS[out.code];
+  if (status === undefined) {
+    return { ok: false, error: { status: 500, code: 'render_failed', message: 'The renderer failed on this document.', detail: `${out.message}\n${out.trace ?? ''}` } };
+  }
+  return { ok: false, error: { status, code: out.code, message: out.message } };
+}
+
+try {
+  const handle = await boot();
+  port.on('message', (msg: { type: 'job'; id: number; payload: PythonJob }) => {
+    const outcome = run(handle, msg.payload);
+    const reply: WorkerMessage = outcome.ok
+      ? { type: 'done', id: msg.id, ok: true, value: outcome.value }
+      : { type: 'done', id: msg.id, ok: false, error: outcome.error };
+    port.postMessage(reply);
+  });
+  port.postMessage({ type: 'ready' } satisfies WorkerMessage);
+} catch (err) {
+  port.postMessage({ type: 'failed', message: err instanceof Error ? `${err.message}`.slice(0, 4000) : String(err) } satisfies WorkerMessage);
+}

@@ -1,0 +1,63 @@
+/**
+ * The TeX engine: our pdfTeX build (WebAssembly) in a pool of worker threads.
+ * The module is compiled once here and shared; a job past its deadline gets
+ * its worker terminated (TeX cannot be interrupted softly).
+ */
+import { Worker } from 'node:worker_threads';
+
+import { ServiceError } from '../../http/errors.js';
+import type { Logger } from '../../log.js';
+import { WorkerPool, type PoolStats } from '../worker-pool.js';
+import type { PdfEngine } from './pdf-engine.js';
+import { loadTexModule } from './pdftex-run.js';
+
+export interface TexEngineOptions {
+  workers: number;
+  queueLimit: number;
+  timeoutMs: number;
+  texDir: string;
+  log: Logger;
+}
+
+// Enough for cross-references and a LaTeX table of contents to settle.
+const MAX_RUNS = 3;
+
+export class TexEngine implements PdfEngine {
+  private pool?: WorkerPool;
+
+  constructor(private readonly opts: TexEngineOptions) {}
+
+  async start(): Promise<void> {
+    const module = await loadTexModule(this.opts.texDir);
+    this.pool = new WorkerPool({
+      name: 'pdftex',
+      size: this.opts.workers,
+      queueLimit: this.opts.queueLimit,
+      timeoutMs: this.opts.timeoutMs,
+      graceMs: 0,
+      log: this.opts.log,
+      timeoutError: () => new ServiceError(422, 'render_timeout', `The document took longer than ${this.opts.timeoutMs} ms to typeset.`),
+      spawn: () => ({
+        worker: new Worker(new URL('./worker.js', import.meta.url), {
+          workerData: { texDir: this.opts.texDir, module, maxRuns: MAX_RUNS },
+          stdout: false,
+          stderr: false,
+        }),
+      }),
+    });
+    await this.pool.start();
+  }
+
+  stats(): PoolStats | undefined {
+    return this.pool?.stats();
+  }
+
+  async compile(latex: string): Promise<Buffer> {
+    if (!this.pool) throw new ServiceError(503, 'pdf_unavailable', 'The PDF engine is not started.', { headers: { 'Retry-After': '5' } });
+    return Buffer.from(await this.pool.run<ArrayBuffer>({ latex }));
+  }
+
+  async close(): Promise<void> {
+    await this.pool?.close();
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * Stands in for pdfTeX when its build (wasm/tex) is not installed: every PDF
+ * request gets a clear 503 instead of a crash, and the rest of the API works.
+ */
+import { ServiceError } from '../../http/errors.js';
+import type { PdfEngine } from './pdf-engine.js';
+
+export class MissingPdfEngine implements PdfEngine {
+  constructor(private readonly reason: string) {}
+
+  async start(): Promise<void> {}
+
+  async compile(): Promise<Buffer> {
+    throw new ServiceError(503, 'pdf_unavailable', `PDF rendering is not available on this server: ${this.reason}`, { headers: { 'Retry-After': '3600' } });
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,79 @@
+/**
+ * A pdfTeX worker: each job gets fresh engine instances (no state carried
+ * between documents) made from the module the parent compiled once.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+
+import type { JobFailure, WorkerMessage } from '../worker-pool.js';
+import { runPdftex } from './pdftex-run.js';
+
+interface TexWorkerData {
+  texDir: string;
+  module: WebAssembly.Module;
+  maxRuns: number;
+}
+
+const data = workerData as TexWorkerData;
+const port = parentPort!;
+
+/** The lines of a TeX log that say what went wrong: each `!` error with its context. */
+export function relevantLogLines(log: string, max = 20): string {
+  const lines = log.split('\n');
+  const picked: string[] = [];
+  for (let i = 0; i < lines.length && picked.length < max; i++) {
+    if (lines[i]!.startsWith('!')) {
+      for (let j = i; j < Math.min(lines.length, i + 6) && picked.length < max; j++) {
+        picked.push(lines[j]!);
+        if (j > i && /^l\.\d+/.test(lines[j]!)) break;
+      }
+    }
+  }
+  return picked.join('\n');
+}
+
+async function compile(latex: string): Promise<{ ok: true; pdf: Uint8Array } | { ok: false; error: JobFailure }> {
+  const result = await runPdftex({ module: data.module, texDir: data.texDir, files: { 'document.tex': latex }, main: 'document.tex', maxRuns: data.maxRuns });
+  if (result.pdf && result.exitCode === 0) return { ok: true, pdf: result.pdf };
+  const excerpt = relevantLogLines(result.log);
+  return {
+    ok: false,
+    error: {
+      status: 422,
+      code: 'latex_failed',
+      message: `LaTeX could not typeset this document${excerpt ? `:\n${excerpt}` : ` (pdfTeX exit code ${result.exitCode}).`}`,
+      detail: result.log.slice(-4000),
+    },
+  };
+}
+
+async function warmUp(): Promise<void> {
+  const out = await compile('\\documentclass{article}\\begin{document}warm\\end{document}\n');
+  if (!out.ok) throw new Error(`warm-up compile failed: ${out.error.detail ?? out.error.message}`);
+}
+
+try {
+  await warmUp();
+  port.on('message', async (msg: { type: 'job'; id: number; payload: { latex: string } }) => {
+    let reply: WorkerMessage;
+    try {
+      const out = await compile(msg.payload.latex);
+      if (out.ok) {
+        const copy = out.pdf.slice().buffer;
+        port.postMessage({ type: 'done', id: msg.id, ok: true, value: copy } satisfies WorkerMessage, [copy]);
+        return;
+      }
+      reply = { type: 'done', id: msg.id, ok: false, error: out.error };
+    } catch (err) {
+      reply = {
+        type: 'done',
+        id: msg.id,
+        ok: false,
+        error: { status: 500, code: 'pdf_failed', message: 'The PDF engine failed on this document.', detail: err instanceof Error ? err.stack : String(err) },
+      };
+    }
+    port.postMessage(reply);
+  });
+  port.postMessage({ type: 'ready' } satisfies WorkerMessage);
+} catch (err) {
+  port.postMessage({ type: 'failed', message: err instanceof Error ? err.message.slice(0, 4000) : String(err) } satisfies WorkerMessage);
+}

@@ -1,0 +1,47 @@
+/**
+ * The one place errors become responses: {"error":{"code","message",...}}
+ * with the error's status and headers. Unexpected errors are logged with
+ * their stack and answered with a generic 500; nothing internal leaks.
+ */
+import { randomUUID } from 'node:crypto';
+
+import type { Context, Next } from 'koa';
+
+import { errorFields, type Logger } from '../log.js';
+import { isServiceError, ServiceError } from './errors.js';
+
+function send(ctx: Context, err: ServiceError): void {
+  ctx.status = err.status;
+  for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
+  ctx.type = 'application/json';
+  ctx.body = { error: { code: err.code, message: err.message, ...err.details } };
+}
+
+export function errorMiddleware(log: Logger) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    const requestId = randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.set('X-Request-Id', requestId);
+    const started = performance.now();
+    try {
+      await next();
+      if (ctx.body === undefined || ctx.body === null) {
+        // Routing answered with a bare status: give it the same JSON shape.
+        if (ctx.status === 404) send(ctx, new ServiceError(404, 'not_found', `There is no ${ctx.path}; the API lives under /1.0/rst2/.`));
+        else if (ctx.status === 405) {
+          send(ctx, new ServiceError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; use ${ctx.response.get('Allow')}.`));
+        } else if (ctx.status === 501) send(ctx, new ServiceError(501, 'not_implemented', `${ctx.method} is not implemented.`));
+      }
+    } catch (err) {
+      if (isServiceError(err)) {
+        if (err.status >= 500) log.warn('request failed', { requestId, code: err.code, ...(err.cause ? errorFields(err.cause) : {}) });
+        send(ctx, err);
+      } else {
+        log.error('unexpected error', { requestId, method: ctx.method, path: ctx.path, ...errorFields(err) });
+        send(ctx, new ServiceError(500, 'internal', `Something went wrong inside the service; the request id is ${requestId}.`));
+      }
+    } finally {
+      log.debug('request', { requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) });
+    }
+  };
+}

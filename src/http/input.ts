@@ -1,0 +1,74 @@
+/**
+ * The one place that turns `rst` | `uri` | `token` into a Document, shared by
+ * every route, and that checks a route's parameters against what it accepts.
+ */
+import { makeDocument, TOKEN_PATTERN, type Document } from '../documents/document.js';
+import { fetchDocument, type FetchPolicy } from '../documents/fetch-uri.js';
+import type { TokenStore } from '../store/token-store.js';
+import { ServiceError } from './errors.js';
+import type { Params } from './params.js';
+
+export type Source = 'rst' | 'uri' | 'token';
+
+export interface InputDeps {
+  fetchPolicy: FetchPolicy;
+  store: TokenStore;
+}
+
+/** Refuses parameters the route does not know, naming the ones it does. */
+export function checkKnown(params: Params, known: readonly string[]): void {
+  for (const name of params.keys()) {
+    if (!known.includes(name)) {
+      throw new ServiceError(400, 'unknown_parameter', `Unknown parameter "${name}"; this operation accepts ${known.map((k) => `"${k}"`).join(', ')}.`, {
+        details: { parameter: name, accepted: known },
+      });
+    }
+  }
+}
+
+export async function resolveDocument(params: Params, sources: readonly Source[], deps: InputDeps): Promise<{ document: Document; source: Source }> {
+  const given = sources.filter((s) => params.has(s));
+  const list = sources.map((s) => `"${s}"`).join(', ');
+  if (given.length === 0) {
+    throw new ServiceError(400, 'input_missing', `Give the document as exactly one of ${list}.`, { details: { accepted: sources } });
+  }
+  if (given.length > 1) {
+    throw new ServiceError(400, 'input_ambiguous', `Give the document as exactly one of ${list}, not ${given.map((s) => `"${s}"`).join(' and ')}.`, {
+      details: { given },
+    });
+  }
+  const source = given[0]!;
+  const value = params.get(source)!;
+  switch (source) {
+    case 'rst':
+      return { document: makeDocument(value), source };
+    case 'uri':
+      return { document: makeDocument((await fetchDocument(value, deps.fetchPolicy)).text), source };
+    case 'token': {
+      if (!TOKEN_PATTERN.test(value)) throw new ServiceError(400, 'token_invalid', 'A token is 32 lowercase hexadecimal characters.');
+      const text = await loadToken(deps.store, value);
+      if (text === undefined) throw new ServiceError(404, 'token_not_found', `No document is stored under the token ${value}.`);
+      return { document: makeDocument(text), source };
+    }
+  }
+}
+
+async function loadToken(store: TokenStore, token: string): Promise<string | undefined> {
+  try {
+    return await store.load(token);
+  } catch (err) {
+    throw new ServiceError(503, 'store_unavailable', 'The token store cannot be reached right now.', { headers: { 'Retry-After': '5' }, cause: err });
+  }
+}
+
+/** A choice among names, e.g. a style: unknown names are a 400 listing the valid ones. */
+export function choice(params: Params, name: string, allowed: readonly string[], fallback: string): string {
+  const value = params.get(name);
+  if (value === undefined || value === '') return fallback;
+  if (!allowed.includes(value)) {
+    throw new ServiceError(400, `unknown_${name.replace(/-/g, '_')}`, `Unknown ${name} ${JSON.stringify(value.slice(0, 100))}; choose one of ${allowed.join(', ')}.`, {
+      details: { [name]: value.slice(0, 100), valid: allowed },
+    });
+  }
+  return value;
+}

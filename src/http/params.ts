@@ -1,0 +1,152 @@
+/**
+ * Turns a request into a flat set of named text parameters, whatever its
+ * form: a GET query, an urlencoded or multipart POST (with `rst` as a field
+ * or an uploaded file), or a raw text/x-rst or text/plain body (`rst`).
+ *
+ * Every byte is decoded as strict UTF-8: invalid bytes are a 400, never
+ * silently replaced, so no client gets a quietly corrupted document.
+ */
+import fs from 'node:fs/promises';
+
+import type { Context } from 'koa';
+import { koaBody } from 'koa-body';
+
+import { ServiceError } from './errors.js';
+
+export type Params = Map<string, string>;
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+function decodeUtf8(bytes: Uint8Array, what: string): string {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    throw new ServiceError(400, 'invalid_utf8', `${what} is not valid UTF-8.`);
+  }
+}
+
+function percentDecode(text: string, what: string): string {
+  const bytes: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x25 /* % */) {
+      const hex = text.slice(i + 1, i + 3);
+      if (!/^[0-9a-fA-F]{2}$/.test(hex)) throw new ServiceError(400, 'bad_request', `${what} has a malformed percent-escape near ${JSON.stringify(text.slice(i, i + 3))}.`);
+      bytes.push(parseInt(hex, 16));
+      i += 2;
+    } else if (c === 0x2b /* + */) bytes.push(0x20);
+    else bytes.push(c & 0xff);
+  }
+  return decodeUtf8(Uint8Array.from(bytes), what);
+}
+
+/** application/x-www-form-urlencoded, from raw bytes (a body, or a query string read as latin1). */
+export function parseUrlencoded(raw: Buffer, what: string): Array<[string, string]> {
+  const text = raw.toString('latin1');
+  const pairs: Array<[string, string]> = [];
+  for (const part of text.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const name = percentDecode(eq < 0 ? part : part.slice(0, eq), what);
+    const value = eq < 0 ? '' : percentDecode(part.slice(eq + 1), `${what} parameter "${name}"`);
+    pairs.push([name, value]);
+  }
+  return pairs;
+}
+
+function tooLarge(maxBytes: number): ServiceError {
+  return new ServiceError(413, 'body_too_large', `The request body is larger than ${maxBytes} bytes.`, { details: { maxBytes } });
+}
+
+async function readBody(ctx: Context, maxBytes: number): Promise<Buffer> {
+  const declared = Number(ctx.get('content-length') || NaN);
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    total += chunk.length;
+    if (total > maxBytes) {
+      // Stop reading; the connection is closed after the response.
+      ctx.req.unpipe();
+      ctx.set('Connection', 'close');
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+function addAll(params: Params, pairs: Iterable<[string, string]>): void {
+  for (const [name, value] of pairs) {
+    if (params.has(name)) throw new ServiceError(400, 'duplicate_parameter', `The parameter "${name}" is given more than once.`, { details: { parameter: name } });
+    params.set(name, value);
+  }
+}
+
+type MultipartFile = { filepath: string; size: number };
+
+async function multipart(ctx: Context, maxBytes: number): Promise<Array<[string, string]>> {
+  const parse = koaBody({
+    multipart: true,
+    urlencoded: false,
+    json: false,
+    text: false,
+    patchNode: false,
+    patchKoa: true,
+    formidable: { maxFileSize: maxBytes, maxTotalFileSize: maxBytes, maxFieldsSize: maxBytes, maxFiles: 4, allowEmptyFiles: true, minFileSize: 0 },
+    onError: (err: Error) => {
+      const code = (err as Error & { httpCode?: number }).httpCode;
+      if (code === 413 || /maxFileSize|maxTotalFileSize|maxFieldsSize|exceeded/i.test(err.message)) throw tooLarge(maxBytes);
+      throw new ServiceError(400, 'bad_multipart', 'The multipart form data could not be parsed.', { cause: err });
+    },
+  });
+  await parse(ctx, async () => {});
+  const pairs: Array<[string, string]> = [];
+  const fields = (ctx.request.body ?? {}) as Record<string, string | string[]>;
+  for (const [name, value] of Object.entries(fields)) {
+    for (const v of Array.isArray(value) ? value : [value]) {
+      // formidable has already decoded fields, replacing invalid bytes with
+      // U+FFFD; seeing one is our only sign that the client sent bad bytes.
+      if (v.includes('\uFFFD')) throw new ServiceError(400, 'invalid_utf8', `The form field "${name}" is not valid UTF-8.`);
+      pairs.push([name, v]);
+    }
+  }
+  const files = (ctx.request.files ?? {}) as Record<string, MultipartFile | MultipartFile[]>;
+  for (const [name, value] of Object.entries(files)) {
+    for (const file of Array.isArray(value) ? value : [value]) {
+      try {
+        pairs.push([name, decodeUtf8(await fs.readFile(file.filepath), `The uploaded file "${name}"`)]);
+      } finally {
+        await fs.rm(file.filepath, { force: true });
+      }
+    }
+  }
+  return pairs;
+}
+
+/** All parameters of a request; a POST may also carry options in its query string. */
+export async function readParams(ctx: Context, maxBodyBytes: number): Promise<Params> {
+  const params: Params = new Map();
+  addAll(params, parseUrlencoded(Buffer.from(ctx.querystring, 'latin1'), 'The query string'));
+  if (ctx.method !== 'POST') return params;
+
+  const type = ctx.request.type; // media type without parameters, lowercased
+  if (type === 'multipart/form-data') addAll(params, await multipart(ctx, maxBodyBytes));
+  else if (type === 'application/x-www-form-urlencoded') addAll(params, parseUrlencoded(await readBody(ctx, maxBodyBytes), 'The form body'));
+  else if (type === 'text/x-rst' || type === 'text/plain' || type === 'text/prs.fallenstein.rst') {
+    const charset = (ctx.request.charset || 'utf-8').toLowerCase();
+    if (charset !== 'utf-8' && charset !== 'utf8') {
+      throw new ServiceError(415, 'unsupported_charset', `Only UTF-8 bodies are accepted, not ${JSON.stringify(charset)}.`);
+    }
+    addAll(params, [['rst', decodeUtf8(await readBody(ctx, maxBodyBytes), 'The request body')]]);
+  } else if (type === '' && Number(ctx.get('content-length') || 0) === 0) {
+    // A POST with nothing in it: only the query string counts.
+  } else {
+    throw new ServiceError(
+      415,
+      'unsupported_media_type',
+      `POST bodies must be application/x-www-form-urlencoded, multipart/form-data, text/x-rst or text/plain, not ${JSON.stringify(type || 'none')}.`,
+    );
+  }
+  return params;
+}

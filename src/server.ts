@@ -1,0 +1,142 @@
+/**
+ * Builds the service from its parts (engines, store, cache, routes) and
+ * starts or stops it; used by the CLI and by the tests alike.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+
+import Koa from 'koa';
+
+import { MemoryCache } from './cache/memory-cache.js';
+import type { Config } from './config.js';
+import { PythonEngine } from './engines/python/engine.js';
+import { MissingPdfEngine } from './engines/tex/missing-engine.js';
+import type { PdfEngine } from './engines/tex/pdf-engine.js';
+import { ServiceError } from './http/errors.js';
+import { errorMiddleware } from './http/error-middleware.js';
+import { buildRouter } from './http/routes.js';
+import { createLogger, type Logger } from './log.js';
+import { paths, projectRoot } from './paths.js';
+import { Renderer } from './renderer.js';
+import { FolderStore } from './store/folder-store.js';
+import { loadCatalogue } from './styles.js';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  python: PythonEngine;
+  close(): Promise<void>;
+}
+
+const HEALTH_DOCUMENT = 'Health\n======\n\nrst2 is *rendering*.\n';
+const HEALTH_TIMEOUT_MS = 5000;
+
+function manifestKey(file: string): string {
+  try {
+    return String((JSON.parse(fs.readFileSync(file, 'utf8')) as { key?: string }).key ?? 'none');
+  } catch {
+    return 'none';
+  }
+}
+
+function engineVersion(): string {
+  const pkg = JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string };
+  return [pkg.version, manifestKey(path.join(projectRoot, 'wasm/python/manifest.json')), manifestKey(path.join(paths.texDir, 'manifest.json'))].join('/');
+}
+
+async function createPdfEngine(config: Config, log: Logger): Promise<PdfEngine> {
+  if (!fs.existsSync(path.join(paths.texDir, 'manifest.json'))) {
+    return new MissingPdfEngine('the pdfTeX engine is not built (run npm install).');
+  }
+  const { TexEngine } = await import('./engines/tex/engine.js');
+  return new TexEngine({ workers: config.texWorkers, queueLimit: config.queueLimit, timeoutMs: config.pdfTimeoutMs, texDir: paths.texDir, log });
+}
+
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+export async function startServer(config: Config, log: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
+  if (!fs.existsSync(paths.pythonBundle)) {
+    throw new Error(`the docutils bundle ${paths.pythonBundle} is missing: run npm install`);
+  }
+  const catalogue = loadCatalogue(paths.styles);
+  const store = await new FolderStore(config.dataDir).init();
+  const python = new PythonEngine({
+    workers: config.workers,
+    queueLimit: config.queueLimit,
+    timeoutMs: config.renderTimeoutMs,
+    bundlePath: paths.pythonBundle,
+    pythonSources: paths.pythonSources,
+    stylesDir: paths.styles,
+    log,
+  });
+  const pdf = await createPdfEngine(config, log);
+  const started = performance.now();
+  await Promise.all([python.start(), pdf.start()]);
+  log.info('engines warm', { ms: Math.round(performance.now() - started), workers: config.workers, texWorkers: config.texWorkers });
+
+  const renderer = new Renderer({ python, pdf, cache: new MemoryCache(config.cacheBytes), engineVersion: engineVersion() });
+  const health = async () => {
+    try {
+      const out = await within(python.renderHtml(HEALTH_DOCUMENT, 'default'), HEALTH_TIMEOUT_MS, 'the Python engine');
+      if (!out.html.includes('<em>rendering</em>')) throw new Error('the health document rendered wrongly');
+      await store.ping();
+    } catch (err) {
+      throw new ServiceError(503, 'unhealthy', `The service cannot render right now: ${err instanceof ServiceError ? err.code : err instanceof Error ? err.message : 'unknown'}.`, {
+        headers: { 'Retry-After': '5' },
+        cause: err,
+      });
+    }
+    return { status: 'ok', python: python.stats() };
+  };
+
+  const app = new Koa();
+  const router = buildRouter({
+    renderer,
+    catalogue,
+    store,
+    maxBodyBytes: config.maxBodyBytes,
+    fetchPolicy: {
+      maxBytes: config.uriMaxBytes,
+      timeoutMs: config.uriTimeoutMs,
+      maxRedirects: config.uriMaxRedirects,
+      allowPrivate: config.allowPrivateUri,
+    },
+    health,
+  });
+  app.use(errorMiddleware(log));
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+
+  const server = http.createServer(app.callback());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  log.info('listening', { url });
+
+  return {
+    url,
+    port,
+    python,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await Promise.all([python.close(), pdf.close(), store.close()]);
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import { expect } from 'chai';
+
+import type { RunningServer } from '../src/server.js';
+import { api, errorOf, form, server } from './support/server.js';
+
+/** Substitutions that expand 3^depth times: hopeless to render, cheap to send. */
+function substitutionBomb(depth: number): string {
+  const defs = Array.from({ length: depth }, (_, i) => `.. |s${i}| replace:: |s${i + 1}| |s${i + 1}| |s${i + 1}|`);
+  return `${defs.join('\n')}\n.. |s${depth}| replace:: boom\n\n|s0|\n`;
+}
+
+function deepNesting(levels: number): string {
+  return Array.from({ length: levels }, (_, i) => `${'  '.repeat(i)}* level ${i}\n`).join('\n');
+}
+
+describe('engine faults: the service keeps serving', () => {
+  let s: RunningServer;
+  const timeoutMs = 3000;
+  before(async () => {
+    s = await server({ RST2_RENDER_TIMEOUT_MS: String(timeoutMs), RST2_WORKERS: '1', RST2_QUEUE_LIMIT: '1' });
+  });
+
+  it('a runaway document is answered within the deadline, and the next one renders', async () => {
+    const started = Date.now();
+    const res = await api(s, '/1.0/rst2/html', form({ rst: substitutionBomb(20) }));
+    const took = Date.now() - started;
+    expect(res.status).to.equal(422);
+    expect((await errorOf(res)).code).to.equal('render_timeout');
+    expect(took).to.be.within(timeoutMs - 100, timeoutMs + 2500);
+    const next = await api(s, '/1.0/rst2/html', form({ rst: 'After\n=====\n\nfine\n' }));
+    expect(next.status).to.equal(200);
+    expect(await next.text()).to.include('<title>After</title>');
+  });
+
+  it('200 levels of nesting are a clear 422, and the next document renders', async () => {
+    const res = await api(s, '/1.0/rst2/html', form({ rst: deepNesting(200) }));
+    expect(res.status).to.equal(422);
+    const err = await errorOf(res);
+    expect(err.code).to.equal('document_too_deep');
+    expect(err.message).to.include('nested too deeply');
+    expect((await api(s, '/1.0/rst2/check', form({ rst: 'ok\n' }))).status).to.equal(200);
+  });
+
+  it('a worker killed mid-job fails only that job (503 Retry-After) and is replaced', async () => {
+    const before = s.python.stats().restarts;
+    const pending = api(s, '/1.0/rst2/html', form({ rst: substitutionBomb(18) }));
+    let threads = s.python.busyThreads();
+    for (let i = 0; i < 50 && threads.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      threads = s.python.busyThreads();
+    }
+    expect(threads).to.have.length(1);
+    await threads[0]!.terminate();
+    const res = await pending;
+    expect(res.status).to.equal(503);
+    expect(res.headers.get('retry-after')).to.equal('1');
+    expect((await errorOf(res)).code).to.equal('engine_crashed');
+    expect(s.python.stats().restarts).to.equal(before + 1);
+    const next = await api(s, '/1.0/rst2/html', form({ rst: 'Healed\n======\n\nyes\n' }));
+    expect(next.status).to.equal(200);
+    expect(await next.text()).to.include('<title>Healed</title>');
+  });
+
+  it('a full queue answers 503 with Retry-After', async () => {
+    // One worker, queue of one: the third concurrent request finds no room.
+    const slow = [api(s, '/1.0/rst2/html', form({ rst: substitutionBomb(20) })), api(s, '/1.0/rst2/html', form({ rst: substitutionBomb(21) }))];
+    await new Promise((r) => setTimeout(r, 200));
+    const res = await api(s, '/1.0/rst2/html', form({ rst: 'third\n' }));
+    expect(res.status).to.equal(503);
+    expect(res.headers.get('retry-after')).to.equal('1');
+    expect((await errorOf(res)).code).to.equal('overloaded');
+    const statuses = (await Promise.all(slow)).map((r) => r.status);
+    expect(statuses).to.deep.equal([422, 422]);
+  });
+
+  it('/health renders a document now', async () => {
+    const res = await api(s, '/health');
+    expect(res.status).to.equal(200);
+    const body = (await res.json()) as { status: string; python: { size: number } };
+    expect(body.status).to.equal('ok');
+    expect(body.python.size).to.equal(1);
+  });
+});

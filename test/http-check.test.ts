@@ -1,0 +1,52 @@
+import { expect } from 'chai';
+
+import type { RunningServer } from '../src/server.js';
+import { api, form, query, server } from './support/server.js';
+
+interface Item {
+  message: string;
+  type: string;
+  line: number | null;
+  context: string;
+}
+
+describe('syntax check over HTTP', () => {
+  let s: RunningServer;
+  before(async () => {
+    s = await server();
+  });
+
+  it('a correct document gives an empty JSON array', async () => {
+    const res = await api(s, `/1.0/rst2/check${query({ rst: 'Title\n=====\n\nFine *text*.\n' })}`);
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+    expect(await res.json()).to.deep.equal([]);
+  });
+
+  it('a broken document is still 200, with one item per problem', async () => {
+    const src = 'Title\n=====\n\nSee Missing_.\n\n.. nosuch:: x\n   y\n\n* item\nunindented\n';
+    const res = await api(s, '/1.0/rst2/check', form({ rst: src }));
+    expect(res.status).to.equal(200);
+    const items = (await res.json()) as Item[];
+    const directive = items.find((i) => i.message === 'Unknown directive type "nosuch".');
+    expect(directive).to.deep.equal({ message: 'Unknown directive type "nosuch".', type: 'error', line: 6, context: '.. nosuch:: x\n   y' });
+    // Reported by a transform, after parsing: the observer sees it too.
+    const target = items.find((i) => i.message.startsWith('Unknown target name'));
+    expect(target).to.include({ type: 'error', line: 4, context: 'See Missing_.' });
+    const list = items.find((i) => i.message.startsWith('Bullet list ends without a blank line'));
+    expect(list).to.include({ type: 'warning', line: 10 });
+    for (const item of items) {
+      expect(item.type).to.be.oneOf(['info', 'warning', 'error', 'severe']);
+      expect(item.line === null || Number.isInteger(item.line)).to.equal(true);
+    }
+  });
+
+  it('accepts a raw body and a file upload', async () => {
+    const raw = await api(s, '/1.0/rst2/check', { method: 'POST', headers: { 'Content-Type': 'text/x-rst' }, body: '.. nosuch::\n' });
+    expect(((await raw.json()) as Item[])[0]!.message).to.equal('Unknown directive type "nosuch".');
+    const body = new FormData();
+    body.append('rst', new Blob(['.. nosuch::\n']), 'a.rst');
+    const upload = await api(s, '/1.0/rst2/check', { method: 'POST', body });
+    expect(((await upload.json()) as Item[])[0]!.type).to.equal('error');
+  });
+});

@@ -1,0 +1,102 @@
+import { expect } from 'chai';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { RunningServer } from '../src/server.js';
+import { api, errorOf, query, server } from './support/server.js';
+
+describe('uri input through the service', () => {
+  let upstream: http.Server;
+  let base: string;
+  let open: RunningServer;
+  let guarded: RunningServer;
+  let hits = 0;
+
+  before(async () => {
+    upstream = http.createServer((req, res) => {
+      hits++;
+      const url = new URL(req.url ?? '/', 'http://x');
+      if (url.pathname === '/doc.rst') {
+        res.writeHead(200, { 'Content-Type': 'text/x-rst' });
+        res.end(`Fetched\n=======\n\nserved at hit ${hits}\n`);
+      } else if (url.pathname.startsWith('/hop/')) {
+        const n = Number(url.pathname.slice(5));
+        res.writeHead(302, { Location: n > 1 ? `/hop/${n - 1}` : '/doc.rst' });
+        res.end();
+      } else if (url.pathname === '/big.rst') {
+        res.writeHead(200, { 'Content-Type': 'text/plain' });
+        res.end('x'.repeat(256_001));
+      } else if (url.pathname === '/just-fits.rst') {
+        res.writeHead(200, { 'Content-Type': 'text/plain' });
+        res.end('y'.repeat(256_000));
+      } else if (url.pathname === '/to-private') {
+        res.writeHead(302, { Location: 'http://10.0.0.1/doc.rst' });
+        res.end();
+      } else {
+        res.writeHead(404);
+        res.end('nope');
+      }
+    });
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    [open, guarded] = await Promise.all([server({ RST2_ALLOW_PRIVATE_URI: '1', RST2_WORKERS: '1' }), server()]);
+  });
+
+  after(() => new Promise<void>((r) => upstream.close(() => r())));
+
+  it('renders a fetched document', async () => {
+    const res = await api(open, `/1.0/rst2/html${query({ uri: `${base}/doc.rst` })}`);
+    expect(res.status).to.equal(200);
+    expect(await res.text()).to.include('<title>Fetched</title>');
+  });
+
+  it('follows a redirect chain of 5, refuses 6', async () => {
+    expect((await api(open, `/1.0/rst2/check${query({ uri: `${base}/hop/5` })}`)).status).to.equal(200);
+    const res = await api(open, `/1.0/rst2/check${query({ uri: `${base}/hop/6` })}`);
+    expect(res.status).to.equal(502);
+    expect((await errorOf(res)).code).to.equal('uri_too_many_redirects');
+  });
+
+  it('takes exactly 256,000 bytes and refuses one more with 413', async () => {
+    expect((await api(open, `/1.0/rst2/token${query({ uri: `${base}/just-fits.rst` })}`)).status).to.equal(200);
+    const res = await api(open, `/1.0/rst2/html${query({ uri: `${base}/big.rst` })}`);
+    expect(res.status).to.equal(413);
+    expect((await errorOf(res)).code).to.equal('uri_too_large');
+  });
+
+  it('an upstream 404 is a 502 naming it', async () => {
+    const res = await api(open, `/1.0/rst2/html${query({ uri: `${base}/missing.rst` })}`);
+    expect(res.status).to.equal(502);
+    const err = await errorOf(res);
+    expect(err.code).to.equal('uri_upstream_status');
+    expect(err.message).to.include('404');
+  });
+
+  it('a host name that resolves to loopback is refused (checked on the address connected to)', async () => {
+    const res = await api(guarded, `/1.0/rst2/html${query({ uri: 'http://localhost:1/x' })}`);
+    expect(res.status).to.equal(400);
+    expect((await errorOf(res)).code).to.equal('uri_forbidden_address');
+  });
+
+  it('refuses loopback without RST2_ALLOW_PRIVATE_URI', async () => {
+    for (const uri of [`${base}/doc.rst`, 'http://[::1]/', 'http://[::ffff:127.0.0.1]/', 'http://169.254.169.254/latest/meta-data/']) {
+      const res = await api(guarded, `/1.0/rst2/html${query({ uri })}`);
+      expect(res.status, uri).to.equal(400);
+      expect((await errorOf(res)).code, uri).to.equal('uri_forbidden_address');
+    }
+  });
+
+  it('refuses schemes other than http(s)', async () => {
+    const res = await api(guarded, `/1.0/rst2/html${query({ uri: 'file:///etc/passwd' })}`);
+    expect(res.status).to.equal(400);
+    expect((await errorOf(res)).code).to.equal('uri_invalid');
+  });
+
+  it('a token from a uri keeps what was fetched then: later renders never re-fetch', async () => {
+    const token = await (await api(open, `/1.0/rst2/token${query({ uri: `${base}/doc.rst` })}`)).text();
+    const before = hits;
+    const html = await (await api(open, `/1.0/rst2/html${query({ token })}`)).text();
+    expect(html).to.include('<title>Fetched</title>');
+    expect(hits).to.equal(before);
+  });
+});

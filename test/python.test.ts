@@ -1,0 +1,41 @@
+/**
+ * Runs python/tests (plain unittest) inside Pyodide with the same bundle the
+ * workers use, so the Python is tested where it really runs.
+ */
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { loadPyodide, type PyodideAPI } from 'pyodide';
+
+import { paths } from '../src/paths.js';
+
+function copyTree(py: PyodideAPI, from: string, to: string): void {
+  py.FS.mkdirTree(to);
+  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
+    if (entry.name === '__pycache__') continue;
+    const source = path.join(from, entry.name);
+    if (entry.isDirectory()) copyTree(py, source, `${to}/${entry.name}`);
+    else py.FS.writeFile(`${to}/${entry.name}`, new Uint8Array(fs.readFileSync(source)));
+  }
+}
+
+describe('python/ tests inside Pyodide', () => {
+  it('all pass', async () => {
+    let output = '';
+    const py = await loadPyodide({ stdout: (s) => (output += `${s}\n`), stderr: (s) => (output += `${s}\n`), env: { RST2_STYLES_DIR: '/rst2/styles', HOME: '/home/pyodide' } });
+    py.unpackArchive(new Uint8Array(fs.readFileSync(paths.pythonBundle)), 'tar', { extractDir: '/' });
+    copyTree(py, paths.pythonSources, '/rst2/python');
+    copyTree(py, paths.styles, '/rst2/styles');
+    const summary = py.runPython(`
+import sys, unittest, json
+sys.path.insert(0, '/rst2/python')
+suite = unittest.defaultTestLoader.discover('/rst2/python/tests', top_level_dir='/rst2/python')
+result = unittest.TextTestRunner(stream=sys.stderr, verbosity=1).run(suite)
+json.dumps({"run": result.testsRun, "failures": len(result.failures), "errors": len(result.errors)})
+`) as string;
+    const counts = JSON.parse(summary) as { run: number; failures: number; errors: number };
+    expect(counts.run, output).to.be.at.least(15);
+    expect(counts.failures + counts.errors, output).to.equal(0);
+  });
+});
