@@ -1,0 +1,31 @@
+#!/usr/bin/env node
+// Everything `npm install` must do beyond installing npm packages: compile
+// the TypeScript, pack docutils for Pyodide, and build the pdfTeX engine with
+// its texmf tree. Each step caches its result, so running it again is quick.
+//
+// RST2_SKIP_TEX=1 skips the pdfTeX build (the service then answers PDF
+// requests with 503 pdf_unavailable).
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function step(name, command, args) {
+  const started = Date.now();
+  process.stderr.write(`[setup] ${name}...\n`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) {
+    process.stderr.write(`[setup] ${name} failed (exit ${result.status ?? result.signal})\n`);
+    process.exit(result.status ?? 1);
+  }
+  process.stderr.write(`[setup] ${name} done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+}
+
+step('compiling TypeScript', process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json']);
+step('packing docutils and Pygments for Pyodide', process.execPath, ['scripts/build-python.mjs']);
+if (process.env.RST2_SKIP_TEX === '1') {
+  process.stderr.write('[setup] RST2_SKIP_TEX=1: not building pdfTeX; PDF requests will answer 503\n');
+} else {
+  step('building pdfTeX (WebAssembly) and its texmf tree', 'bash', ['scripts/build-tex.sh']);
+}
