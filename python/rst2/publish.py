@@ -1,5 +1,7 @@
 """One way to run docutils for every operation: reader, settings, safety."""
 
+import copy
+import io as _io
 import warnings
 
 from docutils import core, io, utils
@@ -33,6 +35,23 @@ class SafeReader(standalone.Reader):
         return document
 
 
+# Building docutils' settings means building an OptionParser for every
+# component: milliseconds per call.  The result depends only on the writer
+# and the presentation settings, so it is made once and copied.
+_settings_cache = {}
+
+
+def _settings_for(publisher, writer_name, presentation):
+    key = (writer_name, tuple(sorted((k, repr(v)) for k, v in presentation.items())))
+    if key not in _settings_cache:
+        defaults = untrusted(**presentation)
+        del defaults["warning_stream"]
+        _settings_cache[key] = publisher.get_settings(**defaults)
+    settings = copy.deepcopy(_settings_cache[key])
+    settings.warning_stream = _io.StringIO()
+    return settings
+
+
 def publish(source, writer_name, observers=(), **presentation):
     """Runs docutils once; returns (parts, doctree)."""
     publisher = core.Publisher(
@@ -41,7 +60,7 @@ def publish(source, writer_name, observers=(), **presentation):
         destination_class=io.NullOutput if writer_name == "null" else io.StringOutput,
     )
     publisher.set_components(None, "restructuredtext", writer_name)
-    publisher.process_programmatic_settings(None, untrusted(**presentation), None)
+    publisher.settings = _settings_for(publisher, writer_name, presentation)
     # An untitled document gets this as its HTML <title> (docutils falls back
     # to the source name).
     publisher.set_source(source, "untitled")
