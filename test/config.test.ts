@@ -1,0 +1,47 @@
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+import { ConfigError, loadConfig } from '../src/config.js';
+import { projectRoot } from '../src/paths.js';
+
+describe('configuration', () => {
+  it('has the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c).to.include({
+      host: '0.0.0.0',
+      port: 8080,
+      queueLimit: 64,
+      renderTimeoutMs: 10_000,
+      pdfTimeoutMs: 30_000,
+      maxBodyBytes: 2 * 1024 * 1024,
+      uriMaxBytes: 256_000,
+      uriMaxRedirects: 5,
+      allowPrivateUri: false,
+    });
+    expect(c.workers).to.be.at.least(1);
+  });
+
+  it('refuses bad values with a message naming the variable', () => {
+    const bad: Array<[Record<string, string>, RegExp]> = [
+      [{ PORT: 'eighty' }, /PORT must be a whole number/],
+      [{ PORT: '70000' }, /PORT must be between 0 and 65535/],
+      [{ RST2_WORKERS: '0' }, /RST2_WORKERS must be between 1/],
+      [{ RST2_ALLOW_PRIVATE_URI: 'maybe' }, /RST2_ALLOW_PRIVATE_URI must be/],
+      [{ RST2_LOG_LEVEL: 'loud' }, /RST2_LOG_LEVEL must be one of/],
+    ];
+    for (const [env, message] of bad) {
+      expect(() => loadConfig(env)).to.throw(ConfigError, message);
+    }
+  });
+
+  it('the rst2 command exits 2 with that message on a bad value', () => {
+    const r = spawnSync(process.execPath, [path.join(projectRoot, 'dist/src/cli.js'), 'serve'], {
+      env: { ...process.env, RST2_QUEUE_LIMIT: '-1' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(r.status).to.equal(2);
+    expect(r.stderr).to.include('RST2_QUEUE_LIMIT must be a whole number');
+  });
+});
