@@ -12,9 +12,12 @@ import { createLogger } from '../../src/log.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 
 const running = new Map<string, Promise<RunningServer>>();
+const made: string[] = [];
 
 export function tempDir(prefix: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), `rst2-${prefix}-`));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `rst2-${prefix}-`));
+  made.push(dir);
+  return dir;
 }
 
 /** A server for these environment overrides (same overrides, same server). */
@@ -41,6 +44,7 @@ export async function closeAll(): Promise<void> {
   const all = [...running.values()];
   running.clear();
   await Promise.all(all.map(async (s) => (await s).close()));
+  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 }
 
 export async function api(base: RunningServer, pathAndQuery: string, init?: RequestInit): Promise<Response> {
