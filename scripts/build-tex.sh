@@ -171,7 +171,7 @@ log "downloading sources: ${SRC_PKGS[*]}"
 for p in "${SRC_PKGS[@]}"; do
   fetch_source "$p"
   dsc=$(ls -t "$SRC/${p}_"*.dsc | head -n 1)
-  (cd "$SRC" && dpkg-source --no-check -x "$(basename "$dsc")" >>"$LOGS/sources.log" 2>&1) ||
+  (cd "$SRC" && dpkg-source -x "$(basename "$dsc")" >>"$LOGS/sources.log" 2>&1) ||
     die "dpkg-source -x $dsc failed"
   echo "src $p $(basename "$dsc" .dsc | sed "s/^${p}_//")" >> "$CDIR/built-from.txt"
 done
@@ -223,8 +223,7 @@ run_logged pdftex-link bash -c "cd '$BLD/texk/web2c' && rm -f pdftex pdftex.wasm
   make pdftex LDFLAGS='$EMLINK'"
 cp "$BLD/texk/web2c/pdftex" "$RESULT/pdftex.cjs"
 cp "$BLD/texk/web2c/pdftex.wasm" "$RESULT/pdftex.wasm"
-PDFTEX_VERSION=$(grep -o 'pdfTeX-[0-9.]*' "$TLSRC/texk/web2c/pdftexdir/pdftex.web" | head -n 1 || true)
-[ -n "$PDFTEX_VERSION" ] || PDFTEX_VERSION=$(awk -F'"' '/def pdftex_version_string/{print $2; exit}' "$TLSRC/texk/web2c/pdftexdir/pdftex.web" || true)
+PDFTEX_VERSION=$(sed -n "s/^@d pdftex_version_string=='-\\([0-9.]*\\)'.*/\\1/p" "$TLSRC/texk/web2c/pdftexdir/pdftex.web" | head -n 1)
 
 # ---------------------------------------------------------------- texmf tree
 log "downloading texmf packages: ${TEXMF_DEBS[*]}"
@@ -274,14 +273,27 @@ find "$TEXMF" -type d -empty -delete
 CFG="$TEXMF/tex/generic/config"
 cp "$CFG/language.us" "$CFG/language.dat"
 cp "$CFG/language.us.def" "$CFG/language.def"
-# pdftex.map: concatenate the Map/MixedMap files Debian's updmap would use.
+# pdftex.map, as Debian's updmap would make it (pdftexDownloadBase14 true,
+# LW35 URWkb): the base-35 entries of pdftex35.map with the URW Type 1 files
+# from the u*.map files (so the base 14 fonts are embedded), then every
+# Map/MixedMap file Debian's fontmap-cfg lists; the first entry for a TFM wins.
 mkdir -p "$TEXMF/fonts/map/pdftex/updmap"
 PMAP="$TEXMF/fonts/map/pdftex/updmap/pdftex.map"
-: > "$PMAP"
+MAPS=()
 for m in $(cat "$STAGE"/var/lib/tex-common/fontmap-cfg/*/*.cfg | awk '$1=="Map"||$1=="MixedMap"{print $2}'); do
   f=$(find "$TEXMF/fonts/map" -name "$m" -type f | head -n 1)
-  if [ -n "$f" ]; then printf '%% from %s\n' "$m" >> "$PMAP"; cat "$f" >> "$PMAP"; else log "  map file $m not found, skipped"; fi
+  if [ -n "$f" ]; then MAPS+=("$f"); else log "  map file $m not found, skipped"; fi
 done
+P35=$(find "$TEXMF/fonts/map" -name pdftex35.map -type f | head -n 1)
+[ -n "$P35" ] || die "pdftex35.map not found"
+URWMAPS=$(find "$TEXMF/fonts/map/dvips" -regextype posix-extended -regex '.*/u(ag|bk|cr|hv|nc|pl|sy|tm|zc|zd)\.map' -type f)
+{
+  awk -v p35="$P35" 'FILENAME != p35 { if ($1 ~ /^u/) { k = $1; $1 = ""; u[k] = $0 } next }
+    /^%/ || NF == 0 { next }
+    /<[^ ]*\.(pfb|pfa|t1)/ { print; next }
+    { k = "u" substr($1, 2); if (k in u) print $1 u[k]; else print }' $URWMAPS "$P35"
+  cat "${MAPS[@]}"
+} | awk '/^[%#]/ || NF == 0 { next } !seen[$1]++' > "$PMAP"
 mkdir -p "$TEXMF/web2c"
 [ -z "$(find "$TEXMF" -type l | head -n 1)" ] || die "symlinks left in $TEXMF"
 mktexlsr "$TEXMF" >"$LOGS/mktexlsr.log" 2>&1 || die "mktexlsr failed"
@@ -294,7 +306,8 @@ run_logged fmt node "$HERE/tex/dump-format.mjs" "$RESULT"
 
 # ---------------------------------------------------------------- manifest
 log "writing manifest.json"
-node - "$RESULT" "$KEY" "$CDIR/built-from.txt" "$PDFTEX_VERSION" <<'EOF'
+EMSCRIPTEN_VERSION=$(dpkg-query -W -f='${Version}' emscripten) \
+  node - "$RESULT" "$KEY" "$CDIR/built-from.txt" "$PDFTEX_VERSION" <<'EOF'
 const fs = require('fs'), path = require('path');
 const [dir, key, builtFrom, pdftexVersion] = process.argv.slice(2);
 const packages = {};

@@ -16,7 +16,7 @@ const jobDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rst2-fmt-'));
 const output = [];
 const t0 = Date.now();
 const M = await createPdftex({
-  thisProgram: '/tex/pdftex',
+  thisProgram: '/bin/pdftex',
   print: (s) => output.push(s),
   printErr: (s) => output.push(s),
   stdin: () => null,
@@ -27,6 +27,8 @@ const M = await createPdftex({
   },
   preRun: [(m) => {
     const FS = m.FS;
+    FS.mkdir('/bin');
+    FS.writeFile('/bin/pdftex', '');
     FS.mkdir('/tex');
     FS.mount(FS.filesystems.NODEFS, { root: dir }, '/tex');
     FS.mkdir('/job');

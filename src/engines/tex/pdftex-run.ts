@@ -195,8 +195,8 @@ async function runOnce(job: PdftexJob, files: FileMap, jobname: string, main: st
   const texDir = path.resolve(job.texDir);
   const output: string[] = [];
   const M = await createPdftex({
-    // kpathsea derives SELFAUTOLOC from argv[0]: it must exist in the FS.
-    thisProgram: `${TEX_MOUNT}/pdftex`,
+    // kpathsea derives SELFAUTOLOC from argv[0]: the file must exist (an empty one in MEMFS).
+    thisProgram: '/bin/pdftex',
     print: (s) => { output.push(s); },
     printErr: (s) => { output.push(s); },
     stdin: () => null,
@@ -211,6 +211,8 @@ async function runOnce(job: PdftexJob, files: FileMap, jobname: string, main: st
     },
     preRun: [(m) => {
       const FS = m.FS;
+      FS.mkdir('/bin');
+      FS.writeFile('/bin/pdftex', '');
       FS.mkdir(TEX_MOUNT);
       FS.mount(FS.filesystems['NODEFS'], { root: texDir }, TEX_MOUNT);
       FS.mkdir(JOB_DIR);
@@ -223,7 +225,7 @@ async function runOnce(job: PdftexJob, files: FileMap, jobname: string, main: st
   let exitCode: number;
   try {
     exitCode = M.callMain([
-      '-interaction=nonstopmode', '-halt-on-error', '-no-shell-escape', '-file-line-error',
+      '-interaction=nonstopmode', '-halt-on-error', '-no-shell-escape',
       `-progname=${FORMAT_NAME}`, `-fmt=${FORMAT_NAME}`, `-jobname=${jobname}`, main,
     ]);
   } catch (err) {
