@@ -4,28 +4,18 @@
  */
 import { expect } from 'chai';
 import fs from 'node:fs';
-import path from 'node:path';
 
-import { loadPyodide, type PyodideAPI } from 'pyodide';
+import { loadPyodide } from 'pyodide';
 
+import { copyTree, unpackTar } from '../src/engines/python/boot.js';
 import { paths } from '../src/paths.js';
-
-function copyTree(py: PyodideAPI, from: string, to: string): void {
-  py.FS.mkdirTree(to);
-  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
-    if (entry.name === '__pycache__') continue;
-    const source = path.join(from, entry.name);
-    if (entry.isDirectory()) copyTree(py, source, `${to}/${entry.name}`);
-    else py.FS.writeFile(`${to}/${entry.name}`, new Uint8Array(fs.readFileSync(source)));
-  }
-}
 
 describe('python/ tests inside Pyodide', () => {
   it('all pass', async () => {
     let output = '';
     const py = await loadPyodide({ stdout: (s) => (output += `${s}\n`), stderr: (s) => (output += `${s}\n`), env: { RST2_STYLES_DIR: '/rst2/styles', HOME: '/home/pyodide' } });
-    py.unpackArchive(new Uint8Array(fs.readFileSync(paths.pythonBundle)), 'tar', { extractDir: '/' });
-    copyTree(py, paths.pythonSources, '/rst2/python');
+    unpackTar(py, fs.readFileSync(paths.pythonBundle));
+    copyTree(py, paths.pythonSources, '/rst2/python', ['__pycache__']);
     copyTree(py, paths.styles, '/rst2/styles');
     const summary = py.runPython(`
 import sys, unittest, json

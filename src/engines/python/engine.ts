@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import { ServiceError } from '../../http/errors.js';
 import type { Logger } from '../../log.js';
 import { WorkerPool, type PoolStats } from '../worker-pool.js';
+import { ensureSnapshot } from './snapshot.js';
 import type { CheckItem, CheckResult, HtmlResult, LatexResult, PythonJob, PythonWorkerData } from './protocol.js';
 
 export interface PythonEngineOptions {
@@ -16,6 +17,8 @@ export interface PythonEngineOptions {
   bundlePath: string;
   pythonSources: string;
   stylesDir: string;
+  /** Boot workers from a memory snapshot (made on first start); default true. */
+  useSnapshot?: boolean;
   log: Logger;
 }
 
@@ -31,8 +34,9 @@ const INTERRUPT_GRACE_MS = 2000;
 
 export class PythonEngine {
   private readonly pool: WorkerPool;
+  private snapshotPath: string | null = null;
 
-  constructor(opts: PythonEngineOptions) {
+  constructor(private readonly opts: PythonEngineOptions) {
     this.pool = new WorkerPool({
       name: 'python',
       size: opts.workers,
@@ -47,6 +51,7 @@ export class PythonEngine {
           bundlePath: opts.bundlePath,
           pythonSources: opts.pythonSources,
           stylesDir: opts.stylesDir,
+          snapshotPath: this.snapshotPath,
           interrupt,
         };
         const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData, stdout: false, stderr: false });
@@ -55,8 +60,12 @@ export class PythonEngine {
     });
   }
 
-  start(): Promise<void> {
-    return this.pool.start();
+  async start(): Promise<void> {
+    const { bundlePath, pythonSources, stylesDir, log } = this.opts;
+    this.snapshotPath = this.opts.useSnapshot === false
+      ? null
+      : await ensureSnapshot({ bundlePath, pythonSources, stylesDir }, (message) => log.warn('no Pyodide snapshot: workers boot plainly', { err: message }));
+    await this.pool.start();
   }
 
   close(): Promise<void> {

@@ -11,6 +11,8 @@ export interface PythonWorkerData {
   bundlePath: string;
   pythonSources: string;
   stylesDir: string;
+  /** A memory snapshot to boot from (snapshot.ts), or null for a plain boot. */
+  snapshotPath: string | null;
   /** One Int32 that the pool sets to 2 (SIGINT) to stop a runaway render. */
   interrupt: SharedArrayBuffer;
 }

@@ -1,15 +1,11 @@
 /**
- * One Pyodide interpreter with docutils, in a worker thread. It loads the
- * Debian docutils bundle and our python/ package into memory (nothing of the
- * host filesystem is mounted), renders one document to warm up, then serves
- * jobs one at a time.
+ * One Pyodide interpreter with docutils, in a worker thread: booted from the
+ * memory snapshot when there is one, else plainly (boot.ts); it renders one
+ * document to warm up, then serves jobs one at a time.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 
-import { loadPyodide, type PyodideAPI } from 'pyodide';
-
+import { bootFromSnapshot, bootPlain } from './boot.js';
 import type { JobFailure, WorkerMessage } from '../worker-pool.js';
 import type { PythonJob, PythonWorkerData } from './protocol.js';
 
@@ -19,34 +15,11 @@ const interrupt = new Int32Array(data.interrupt);
 
 type Handle = (op: string, source: string, options: string) => string;
 
-/** Copies a host folder into the in-memory filesystem (read once, no mount). */
-function copyTree(py: PyodideAPI, from: string, to: string): void {
-  py.FS.mkdirTree(to);
-  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
-    if (entry.name === '__pycache__' || entry.name === 'tests') continue;
-    const source = path.join(from, entry.name);
-    const target = `${to}/${entry.name}`;
-    if (entry.isDirectory()) copyTree(py, source, target);
-    else if (entry.isFile()) py.FS.writeFile(target, new Uint8Array(fs.readFileSync(source)));
-  }
-}
-
 async function boot(): Promise<Handle> {
-  const py = await loadPyodide({
-    // Python's own stdout/stderr are not ours to print: docutils is told to
-    // report into a buffer, so anything here is unexpected and goes nowhere.
-    stdout: () => {},
-    stderr: () => {},
-    env: { RST2_STYLES_DIR: '/rst2/styles', HOME: '/home/pyodide' },
-  });
-  py.unpackArchive(new Uint8Array(fs.readFileSync(data.bundlePath)), 'tar', { extractDir: '/' });
-  copyTree(py, data.pythonSources, '/rst2/python');
-  copyTree(py, data.stylesDir, '/rst2/styles');
-  py.runPython("import sys; sys.path.insert(0, '/rst2/python')");
-  const api = py.pyimport('rst2.api');
-  const handle = api.handle as Handle;
+  const py = data.snapshotPath ? await bootFromSnapshot(data.snapshotPath, data) : await bootPlain(data);
+  const handle = py.pyimport('rst2.api').handle as Handle;
   py.setInterruptBuffer(interrupt);
-  // Warm-up: imports the writers, Pygments and its lexers before the first client.
+  // Warm-up: the first render in a thread is slow until V8 has optimised the interpreter.
   const warm = JSON.parse(handle('html', 'Warm up\n=======\n\n*ok* ``x``\n\n.. code:: python\n\n   x = 1\n', '{}')) as { ok: boolean; message?: string };
   if (!warm.ok) throw new Error(`warm-up render failed: ${warm.message ?? 'unknown'}`);
   handle('check', 'ok\n', '{}');
