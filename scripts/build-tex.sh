@@ -103,7 +103,7 @@ fi
 
 # ---------------------------------------------------------------- cache key
 src_versions() { apt-cache showsrc "$1" | awk '/^Version:/{print $2}' | sort -u | tr '\n' ' '; }
-deb_version() { apt-cache show --no-all-versions "$1" 2>/dev/null | awk '/^Version:/{print $2; exit}'; }
+deb_version() { apt-cache show --no-all-versions "$1" 2>/dev/null | awk '/^Version:/ && v == "" {v = $2} END {print v}'; }
 
 VERSIONS_TXT=""
 for p in "${SRC_PKGS[@]}"; do VERSIONS_TXT+="src $p $(src_versions "$p")"$'\n'; done
@@ -186,8 +186,7 @@ run_logged zlib bash -c "cd '$ZSRC' && emconfigure ./configure --static --prefix
 log "building libpng with emcc"
 run_logged libpng bash -c "cd '$PNGSRC' && emconfigure ./configure --host=wasm32-unknown-emscripten \
   --disable-shared --enable-static --prefix='$PFX' CPPFLAGS=-I'$PFX/include' LDFLAGS=-L'$PFX/lib' &&
-  emmake make -j$JOBS libpng16.la && emmake make install-libLTLIBRARIES install-pkgconfigDATA \
-  install-nodist_pkgincludeHEADERS install-pkgincludeHEADERS install-nodist_includeHEADERS install-data-am"
+  emmake make -j$JOBS libpng16.la && emmake make install-libLTLIBRARIES install-data-am"
 
 # Only libs/xpdf, texk/kpathsea and texk/web2c are needed for pdfTeX; TeX Live's
 # configure only descends into subdirectories whose configure is executable.
@@ -233,7 +232,7 @@ mkdir -p "$DEBS" "$STAGE" "$EXTRA"
 for p in "${TEXMF_DEBS[@]}"; do
   v=$(deb_version "$p")
   f=$(ls "$DEBS/${p}_"*.deb | head -n 1)
-  want=$(apt-cache show --no-all-versions "$p" | awk '/^SHA256:/{print $2; exit}')
+  want=$(apt-cache show --no-all-versions "$p" | awk '/^SHA256:/ && v == "" {v = $2} END {print v}')
   have=$(sha256sum "$f" | cut -d' ' -f1)
   [ "$want" = "$have" ] || die "SHA-256 mismatch for $f (apt-cache: $want, file: $have)"
   echo "deb $p $v sha256:$have" >> "$CDIR/built-from.txt"
