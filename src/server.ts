@@ -31,7 +31,8 @@ export interface RunningServer {
 }
 
 const HEALTH_DOCUMENT = 'Health\n======\n\nrst2 is *rendering*.\n';
-const HEALTH_TIMEOUT_MS = 5000;
+const HEALTH_LATEX = '\\documentclass{article}\\begin{document}rst2 health\\end{document}\n';
+const HEALTH_TIMEOUT_MS = 10_000;
 
 function manifestKey(file: string): string {
   try {
@@ -89,6 +90,10 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     try {
       const out = await within(python.renderHtml(HEALTH_DOCUMENT, 'default'), HEALTH_TIMEOUT_MS, 'the Python engine');
       if (!out.html.includes('<em>rendering</em>')) throw new Error('the health document rendered wrongly');
+      if (pdf.available) {
+        const made = await within(pdf.compile(HEALTH_LATEX), HEALTH_TIMEOUT_MS, 'the TeX engine');
+        if (made.subarray(0, 5).toString('latin1') !== '%PDF-') throw new Error('the health PDF is not a PDF');
+      }
       await store.ping();
     } catch (err) {
       throw new ServiceError(503, 'unhealthy', `The service cannot render right now: ${err instanceof ServiceError ? err.code : err instanceof Error ? err.message : 'unknown'}.`, {
@@ -96,7 +101,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
         cause: err,
       });
     }
-    return { status: 'ok', python: python.stats() };
+    return { status: 'ok', python: python.stats(), pdf: pdf.stats() };
   };
 
   const app = new Koa();

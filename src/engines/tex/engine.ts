@@ -23,6 +23,7 @@ export interface TexEngineOptions {
 const MAX_RUNS = 3;
 
 export class TexEngine implements PdfEngine {
+  readonly available = true;
   private pool?: WorkerPool;
 
   constructor(private readonly opts: TexEngineOptions) {}

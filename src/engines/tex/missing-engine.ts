@@ -6,12 +6,18 @@ import { ServiceError } from '../../http/errors.js';
 import type { PdfEngine } from './pdf-engine.js';
 
 export class MissingPdfEngine implements PdfEngine {
+  readonly available = false;
+
   constructor(private readonly reason: string) {}
 
   async start(): Promise<void> {}
 
   async compile(): Promise<Buffer> {
     throw new ServiceError(503, 'pdf_unavailable', `PDF rendering is not available on this server: ${this.reason}`, { headers: { 'Retry-After': '3600' } });
+  }
+
+  stats(): unknown {
+    return { available: false, reason: this.reason };
   }
 
   async close(): Promise<void> {}

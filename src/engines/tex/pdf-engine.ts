@@ -1,6 +1,9 @@
 /** What the PDF pipeline needs from a TeX engine: LaTeX source in, PDF bytes out. */
 export interface PdfEngine {
+  /** False when no TeX engine is installed (PDF requests then answer 503). */
+  readonly available: boolean;
   start(): Promise<void>;
   compile(latex: string): Promise<Buffer>;
+  stats(): unknown;
   close(): Promise<void>;
 }
