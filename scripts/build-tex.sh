@@ -22,8 +22,8 @@
 #   emscripten texlive-binaries build-essential dpkg-dev pkg-config
 #   xz-utils bzip2 perl python3 ca-certificates
 # (emscripten pulls clang-14, lld-14, llvm-14, binaryen, node-acorn;
-#  texlive-binaries provides tangle, ctangle, tie and mktexlsr, used as
-#  build tools only.)
+#  texlive-binaries provides tangle, ctangle and tie, used as build tools
+#  only; no TeX files of the build machine end up in the result.)
 #
 # Environment: RST2_CACHE_DIR (cache root), RST2_TEX_JOBS (make -j, default
 # nproc), RST2_TEX_FORCE=1 (ignore a cached result and rebuild).
@@ -295,7 +295,10 @@ URWMAPS=$(find "$TEXMF/fonts/map/dvips" -regextype posix-extended -regex '.*/u(a
 } | awk '/^[%#]/ || NF == 0 { next } !seen[$1]++' > "$PMAP"
 mkdir -p "$TEXMF/web2c"
 [ -z "$(find "$TEXMF" -type l | head -n 1)" ] || die "symlinks left in $TEXMF"
-mktexlsr "$TEXMF" >"$LOGS/mktexlsr.log" 2>&1 || die "mktexlsr failed"
+# ls-R, as mktexlsr writes it (without needing texlive-base installed)
+{ echo '% ls-R -- filename database for kpathsea; do not change this line.'
+  (cd "$TEXMF" && LC_ALL=C ls -LAR ./); } > "$RESULT/ls-R.tmp"
+mv "$RESULT/ls-R.tmp" "$TEXMF/ls-R"
 cp "$HERE/tex/texmf.cnf" "$RESULT/texmf.cnf"
 
 # ---------------------------------------------------------------- format
@@ -335,5 +338,9 @@ EOF
 
 rm -rf "$WORK"
 touch "$CDIR/done"
+# keep only this build in the cache
+for d in "$CACHE_ROOT"/*/; do
+  [ "${d%/}" = "$CDIR" ] || { log "removing old cache entry ${d%/}"; rm -rf "${d%/}"; }
+done
 log "build finished in $(( $(date +%s) - T0 )) s"
 install_result
