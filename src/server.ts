@@ -123,6 +123,10 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   app.use(router.allowedMethods());
 
   const server = http.createServer(app.callback());
+  // Longer than the idle timeouts of common load balancers and HTTP clients,
+  // so a client never sends on a connection the server is just closing.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
