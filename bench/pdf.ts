@@ -44,7 +44,10 @@ async function main(): Promise<void> {
   const module = await loadTexModule(paths.texDir);
   const python = new PythonEngine({ workers: 1, queueLimit: 4, timeoutMs: 60_000, bundlePath: paths.pythonBundle, pythonSources: paths.pythonSources, stylesDir: paths.styles, log });
   await python.start();
-  const specLatex = (await python.renderLatex(specificationText(), { documentClass: 'article', style: 'default', useLatexToc: false })).latex;
+  // The specification shows off characters (e.g. U+2023) that LaTeX's utf8
+  // input has no glyph for, natively as in our engine; those become "?".
+  const specText = specificationText().replace(/[^\u0000-\u024F\u2013\u2014\u2018-\u201F\u2022\u2026]/g, '?');
+  const specLatex = (await python.renderLatex(specText, { documentClass: 'article', style: 'default', useLatexToc: false })).latex;
   const smallLatex = (await python.renderLatex(smallDocument(), { documentClass: 'article', style: 'default', useLatexToc: false })).latex;
   await python.close();
 
