@@ -24,7 +24,8 @@ def render_html(source, style="default"):
     parts, document = publish(
         source,
         "html5",
-        stylesheet_path=_style_file("html", style, ".css"),
+        # docutils' base rules first, shared by every style, then the style.
+        stylesheet_path=[os.path.join(STYLES_DIR, "html", "base", "docutils.css"), _style_file("html", style, ".css")],
         stylesheet_dirs=[],
         embed_stylesheet=True,
         syntax_highlight="short",
