@@ -27,7 +27,8 @@ export interface RunningServer {
   url: string;
   port: number;
   python: PythonEngine;
-  close(): Promise<void>;
+  /** Graceful: stops accepting, waits up to graceMs for requests in flight. */
+  close(graceMs?: number): Promise<void>;
 }
 
 const HEALTH_DOCUMENT = 'Health\n======\n\nrst2 is *rendering*.\n';
@@ -140,11 +141,17 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     url,
     port,
     python,
-    async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+    async close(graceMs = 10_000) {
+      // Stop accepting, let requests in flight finish (up to graceMs), then
+      // cut what is left; engines close last so in-flight renders complete.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Keep-alive connections turn idle as their last response goes out.
+      const sweep = setInterval(() => server.closeIdleConnections(), 100);
+      server.closeIdleConnections();
+      const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+      await closed;
+      clearInterval(sweep);
+      clearTimeout(timer);
       await Promise.all([python.close(), pdf.close(), store.close()]);
     },
   };
