@@ -184,8 +184,11 @@ export class WorkerPool {
       case 'failed':
         this.opts.log.error(`${this.opts.name} worker failed to start`, { err: msg.message.slice(0, 2000) });
         slot.startFailures++;
-        if (this.everReady === 0 && slot.startFailures >= 2) {
-          this.failFirstReady(new Error(`${this.opts.name} workers cannot start: ${msg.message.slice(0, 500)}`));
+        if (slot.startFailures >= 2) {
+          // Never leave start() hanging: with no warm worker at all the pool
+          // cannot serve; with some, it serves while this one keeps retrying.
+          if (this.everReady === 0) this.failFirstReady(new Error(`${this.opts.name} workers cannot start: ${msg.message.slice(0, 500)}`));
+          else this.markFirstReady();
         }
         this.replace(slot, 'failed-start');
         return;
