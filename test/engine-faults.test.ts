@@ -81,3 +81,31 @@ describe('engine faults: the service keeps serving', () => {
     expect(body.python.size).to.equal(1);
   });
 });
+
+describe('an engine that cannot start', () => {
+  it('start() rejects with the reason instead of hanging', async () => {
+    const { PythonEngine } = await import('../src/engines/python/engine.js');
+    const { createLogger } = await import('../src/log.js');
+    const { paths } = await import('../src/paths.js');
+    const engine = new PythonEngine({
+      workers: 1,
+      queueLimit: 1,
+      timeoutMs: 1000,
+      bundlePath: '/nonexistent/bundle.tar',
+      pythonSources: paths.pythonSources,
+      stylesDir: paths.styles,
+      useSnapshot: false,
+      log: createLogger('silent'),
+    });
+    let error: unknown;
+    try {
+      await engine.start();
+    } catch (err) {
+      error = err;
+    } finally {
+      await engine.close();
+    }
+    expect(error).to.be.instanceOf(Error);
+    expect((error as Error).message).to.match(/python workers cannot start: .*nonexistent/);
+  });
+});

@@ -160,10 +160,12 @@ export class WorkerPool {
     const { worker } = slot.handle;
     worker.on('message', (msg: WorkerMessage) => this.onMessage(slot, msg));
     worker.on('error', (err) => {
+      if (slot.state === 'starting') return this.startFailed(slot, err.message);
       this.opts.log.error(`${this.opts.name} worker error`, errorFields(err));
       this.replace(slot, 'crashed');
     });
     worker.on('exit', (code) => {
+      if (slot.state === 'starting') return this.startFailed(slot, `exited with code ${code} while starting`);
       if (slot.state !== 'dead') {
         this.opts.log.error(`${this.opts.name} worker exited`, { code });
         this.replace(slot, 'crashed');
@@ -182,15 +184,7 @@ export class WorkerPool {
         this.pump(slot);
         return;
       case 'failed':
-        this.opts.log.error(`${this.opts.name} worker failed to start`, { err: msg.message.slice(0, 2000) });
-        slot.startFailures++;
-        if (slot.startFailures >= 2) {
-          // Never leave start() hanging: with no warm worker at all the pool
-          // cannot serve; with some, it serves while this one keeps retrying.
-          if (this.everReady === 0) this.failFirstReady(new Error(`${this.opts.name} workers cannot start: ${msg.message.slice(0, 500)}`));
-          else this.markFirstReady();
-        }
-        this.replace(slot, 'failed-start');
+        this.startFailed(slot, msg.message);
         return;
       case 'done': {
         const job = slot.job;
@@ -206,6 +200,19 @@ export class WorkerPool {
         return;
       }
     }
+  }
+
+  private startFailed(slot: Slot, message: string): void {
+    if (slot.state === 'dead') return;
+    this.opts.log.error(`${this.opts.name} worker failed to start`, { err: message.slice(0, 2000) });
+    slot.startFailures++;
+    if (slot.startFailures >= 2) {
+      // Never leave start() hanging: with no warm worker at all the pool
+      // cannot serve; with some, it serves while this one keeps retrying.
+      if (this.everReady === 0) this.failFirstReady(new Error(`${this.opts.name} workers cannot start: ${message.slice(0, 500)}`));
+      else this.markFirstReady();
+    }
+    this.replace(slot, 'failed-start');
   }
 
   private dispatch(slot: Slot, job: Job): void {
