@@ -27,3 +27,21 @@ describe('graceful shutdown', () => {
     expect(refused).to.equal(true);
   });
 });
+
+describe('/health when the engine cannot render', () => {
+  it('answers 503 with Retry-After', async () => {
+    const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', RST2_WORKERS: '1', RST2_TEX_WORKERS: '1', RST2_DATA_DIR: tempDir('health'), RST2_LOG_LEVEL: 'silent' });
+    const s = await startServer(config, createLogger('silent'));
+    try {
+      expect((await fetch(`${s.url}/health`)).status).to.equal(200);
+      await s.python.close();
+      const res = await fetch(`${s.url}/health`);
+      expect(res.status).to.equal(503);
+      expect(res.headers.get('retry-after')).to.equal('5');
+      const body = (await res.json()) as { error: { code: string } };
+      expect(body.error.code).to.equal('unhealthy');
+    } finally {
+      await s.close();
+    }
+  });
+});
