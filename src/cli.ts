@@ -1,52 +1,63 @@
 #!/usr/bin/env node
 /**
- * The rst2 command. `rst2 serve` starts the service with the configuration
- * from the environment (see README, "Configuration").
+ * The rst2 command: a thin dispatcher over src/commands/. `rst2 serve` starts
+ * the service; `rst2 html|pdf|check FILE` render one document with the same
+ * engines and settings, without a server.
+ *
+ * Exit status: 0 success; 1 a document error (or `check` found something) or
+ * an engine failure; 2 a usage or configuration error.
  */
-import { ConfigError, loadConfig } from './config.js';
-import { createLogger } from './log.js';
-import { startServer } from './server.js';
+import { UsageError } from './commands/args.js';
+import { check, ChoiceError, html, pdf, RENDER_USAGE } from './commands/render.js';
+import { serve, SERVE_USAGE } from './commands/serve.js';
+import { ConfigError } from './config.js';
+import { ServiceError } from './http/errors.js';
 
-const USAGE = `usage: rst2 serve [--port P] [--host H]`;
+const USAGE = `${SERVE_USAGE}\n${RENDER_USAGE.replace(/^usage: /, '       ')}`;
 
-async function serve(args: string[]): Promise<void> {
-  const env: Record<string, string | undefined> = { ...process.env };
-  for (let i = 0; i < args.length; i++) {
-    const flag = args[i];
-    const value = args[i + 1];
-    if ((flag === '--port' || flag === '--host') && value !== undefined) {
-      env[flag === '--port' ? 'PORT' : 'HOST'] = value;
-      i++;
-    } else throw new ConfigError(`unknown argument ${JSON.stringify(flag)}\n${USAGE}`);
-  }
-  const config = loadConfig(env);
-  const log = createLogger(config.logLevel);
-  const server = await startServer(config, log);
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info('stopping', { signal });
-    server.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
-}
-
-async function main(argv: string[]): Promise<void> {
+async function main(argv: string[]): Promise<number | undefined> {
   const [command, ...rest] = argv;
-  if (command === 'serve' || command === undefined) return serve(rest);
-  throw new ConfigError(`unknown command ${JSON.stringify(command)}\n${USAGE}`);
+  switch (command) {
+    case undefined:
+    case 'serve':
+      await serve(rest);
+      return undefined;
+    case 'html':
+      return html(rest);
+    case 'pdf':
+      return pdf(rest);
+    case 'check':
+      return check(rest);
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    default:
+      throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  }
 }
 
-main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof ConfigError) {
-    process.stderr.write(`rst2: ${err.message}\n`);
-    process.exit(2);
-  }
-  process.stderr.write(`rst2: cannot start: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
+function fail(message: string, status: number): void {
+  process.stderr.write(`rst2: ${message}\n`);
+  process.exitCode = status;
+}
+
+// A reader that stops early (`rst2 html doc.rst | head`) is not an error.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  fail(`cannot write to standard output: ${err.message}`, 1);
 });
+
+main(process.argv.slice(2)).then(
+  (status) => {
+    if (status !== undefined) process.exitCode = status;
+  },
+  (err: unknown) => {
+    if (err instanceof UsageError) fail(`${err.message}\n${USAGE}`, 2);
+    else if (err instanceof ChoiceError || err instanceof ConfigError) fail(err.message, 2);
+    else if (err instanceof ServiceError) fail(err.message, 1);
+    else if (process.argv[2] === 'serve' || process.argv[2] === undefined) fail(`cannot start: ${err instanceof Error ? err.message : String(err)}`, 1);
+    else fail(err instanceof Error ? err.message : String(err), 1);
+  },
+);

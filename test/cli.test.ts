@@ -1,0 +1,139 @@
+/**
+ * The rst2 command, run for real: `node dist/src/cli.js ...` in a child
+ * process with a temporary folder, checking its output files, streams and
+ * exit status.
+ */
+import { expect } from 'chai';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { paths, projectRoot } from '../src/paths.js';
+
+const CLI = path.join(projectRoot, 'dist', 'src', 'cli.js');
+const haveTex = fs.existsSync(path.join(paths.texDir, 'manifest.json'));
+
+const GOOD = `==============
+Quarterly Note
+==============
+
+The zeppelin *quietly* crossed the fjord.
+`;
+
+const BAD = `Title
+=====
+
+.. nosuch:: x
+
+See Missing_.
+`;
+
+interface CheckItem { message: string; type: string; line: number | null; context: string }
+
+function rst2(args: string[], opts: { cwd: string; input?: string }): SpawnSyncReturns<Buffer> {
+  const env = { ...process.env };
+  delete env.RST2_LOG_LEVEL;
+  return spawnSync(process.execPath, [CLI, ...args], { cwd: opts.cwd, input: opts.input ?? '', env, timeout: 90_000 });
+}
+
+describe('the rst2 command', function () {
+  let dir: string;
+
+  before(function () {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rst2-cli-'));
+    fs.writeFileSync(path.join(dir, 'good.rst'), GOOD);
+    fs.writeFileSync(path.join(dir, 'bad.rst'), BAD);
+  });
+
+  after(function () {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('html writes the document to -o with the chosen style', function () {
+    const r = rst2(['html', 'good.rst', '--style', 'modern', '-o', 'out.html'], { cwd: dir });
+    expect(r.status, r.stderr.toString()).to.equal(0);
+    expect(r.stdout.length).to.equal(0);
+    const html = fs.readFileSync(path.join(dir, 'out.html'), 'utf8');
+    expect(html).to.include('<title>Quarterly Note</title>');
+    expect(html).to.include('<em>quietly</em>');
+    // A rule of the modern style that the default style lacks is embedded in the page.
+    const rules = (name: string) => fs.readFileSync(path.join(paths.styles, 'html', `${name}.css`), 'utf8').split('\n').filter((l) => l.includes('{')).map((l) => l.trim());
+    const defaults = new Set(rules('default'));
+    const firstRule = rules('modern').find((l) => !defaults.has(l))!;
+    expect(firstRule).to.be.a('string');
+    expect(html).to.include(firstRule);
+    const plain = rst2(['html', 'good.rst'], { cwd: dir });
+    expect(plain.status).to.equal(0);
+    expect(plain.stdout.toString()).to.include('<title>Quarterly Note</title>');
+    expect(plain.stdout.toString()).to.not.include(firstRule);
+  });
+
+  it('reads the document from standard input when FILE is -', function () {
+    const r = rst2(['html', '-'], { cwd: dir, input: GOOD });
+    expect(r.status, r.stderr.toString()).to.equal(0);
+    expect(r.stdout.toString()).to.include('<title>Quarterly Note</title>');
+  });
+
+  it('check prints FILE:LINE: type: message and exits 1 when it finds something', function () {
+    const r = rst2(['check', 'bad.rst'], { cwd: dir });
+    expect(r.status, r.stderr.toString()).to.equal(1);
+    const lines = r.stdout.toString().trimEnd().split('\n');
+    expect(lines).to.include('bad.rst:4: error: Unknown directive type "nosuch".');
+    expect(lines).to.include('bad.rst:6: error: Unknown target name: "missing".');
+  });
+
+  it('check exits 0 and prints nothing for a clean document', function () {
+    const r = rst2(['check', 'good.rst'], { cwd: dir });
+    expect(r.status, r.stderr.toString()).to.equal(0);
+    expect(r.stdout.toString()).to.equal('');
+  });
+
+  it('check --format json prints the JSON array, exit 1 with items and 0 without', function () {
+    const bad = rst2(['check', '--format', 'json', '-'], { cwd: dir, input: BAD });
+    expect(bad.status, bad.stderr.toString()).to.equal(1);
+    const items = JSON.parse(bad.stdout.toString()) as CheckItem[];
+    expect(items).to.deep.include({ message: 'Unknown directive type "nosuch".', type: 'error', line: 4, context: '.. nosuch:: x' });
+    const good = rst2(['check', 'good.rst', '--format=json'], { cwd: dir });
+    expect(good.status, good.stderr.toString()).to.equal(0);
+    expect(JSON.parse(good.stdout.toString())).to.deep.equal([]);
+  });
+
+  (haveTex ? it : it.skip)('pdf writes a PDF to -o', function () {
+    const r = rst2(['pdf', 'good.rst', '--class', 'report', '--toc', '-o', 'out.pdf'], { cwd: dir });
+    expect(r.status, r.stderr.toString()).to.equal(0);
+    expect(r.stdout.length).to.equal(0);
+    expect(fs.readFileSync(path.join(dir, 'out.pdf')).subarray(0, 5).toString('latin1')).to.equal('%PDF-');
+  });
+
+  it('an unknown style exits 2 and lists the valid names, before rendering', function () {
+    const r = rst2(['html', 'good.rst', '--style', 'nosuch', '-o', 'never.html'], { cwd: dir });
+    expect(r.status).to.equal(2);
+    expect(r.stderr.toString()).to.include('unknown style "nosuch"').and.include('default').and.include('modern');
+    expect(fs.existsSync(path.join(dir, 'never.html'))).to.equal(false);
+    const pdf = rst2(['pdf', 'good.rst', '--class', 'letter', '-o', 'never.pdf'], { cwd: dir });
+    expect(pdf.status).to.equal(2);
+    expect(pdf.stderr.toString()).to.include('unknown class "letter"').and.include('scrartcl');
+  });
+
+  it('usage mistakes exit 2 with the usage', function () {
+    for (const args of [['html'], ['html', 'a.rst', 'b.rst'], ['check', 'good.rst', '--nosuch'], ['frobnicate']]) {
+      const r = rst2(args, { cwd: dir });
+      expect(r.status, args.join(' ')).to.equal(2);
+      expect(r.stderr.toString(), args.join(' ')).to.match(/^rst2: /).and.include('usage: rst2');
+    }
+  });
+
+  it('a document the engines refuse is reported as rst2: message, exit 1, with no output file', function () {
+    const r = rst2(['pdf', '-', '-o', 'image.pdf'], { cwd: dir, input: 'Title\n=====\n\n.. image:: x.png\n' });
+    expect(r.status).to.equal(1);
+    expect(r.stderr.toString()).to.match(/^(rst2: starting engines\.\.\.\n)?rst2: Documents with images cannot be converted to PDF yet .*line 4\)\.\n$/);
+    expect(fs.existsSync(path.join(dir, 'image.pdf'))).to.equal(false);
+  });
+
+  it('a missing file is a document error: rst2: message, exit 1', function () {
+    const r = rst2(['html', 'absent.rst'], { cwd: dir });
+    expect(r.status).to.equal(1);
+    expect(r.stderr.toString()).to.equal('rst2: cannot read absent.rst: no such file\n');
+  });
+});
