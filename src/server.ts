@@ -11,9 +11,8 @@ import Koa from 'koa';
 
 import { MemoryCache } from './cache/memory-cache.js';
 import type { Config } from './config.js';
-import { PythonEngine } from './engines/python/engine.js';
-import { MissingPdfEngine } from './engines/tex/missing-engine.js';
-import type { PdfEngine } from './engines/tex/pdf-engine.js';
+import { createPdfEngine, createPythonEngine } from './engines/create.js';
+import type { PythonEngine } from './engines/python/engine.js';
 import { ServiceError } from './http/errors.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { buildRouter } from './http/routes.js';
@@ -48,14 +47,6 @@ function engineVersion(): string {
   return [pkg.version, manifestKey(path.join(projectRoot, 'wasm/python/manifest.json')), manifestKey(path.join(paths.texDir, 'manifest.json'))].join('/');
 }
 
-async function createPdfEngine(config: Config, log: Logger): Promise<PdfEngine> {
-  if (!fs.existsSync(path.join(paths.texDir, 'manifest.json'))) {
-    return new MissingPdfEngine('the pdfTeX engine is not built (run npm install).');
-  }
-  const { TexEngine } = await import('./engines/tex/engine.js');
-  return new TexEngine({ workers: config.texWorkers, queueLimit: config.queueLimit, timeoutMs: config.pdfTimeoutMs, texDir: paths.texDir, log });
-}
-
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout;
   return Promise.race([
@@ -67,20 +58,9 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 export async function startServer(config: Config, log: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
-  if (!fs.existsSync(paths.pythonBundle)) {
-    throw new Error(`the docutils bundle ${paths.pythonBundle} is missing: run npm install`);
-  }
   const catalogue = loadCatalogue(paths.styles);
   const store = await new FolderStore(config.dataDir).init();
-  const python = new PythonEngine({
-    workers: config.workers,
-    queueLimit: config.queueLimit,
-    timeoutMs: config.renderTimeoutMs,
-    bundlePath: paths.pythonBundle,
-    pythonSources: paths.pythonSources,
-    stylesDir: paths.styles,
-    log,
-  });
+  const python = createPythonEngine(config, log);
   const pdf = await createPdfEngine(config, log);
   const started = performance.now();
   await Promise.all([python.start(), pdf.start()]);

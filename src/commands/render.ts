@@ -4,12 +4,12 @@
  * worker per engine, timeouts from the environment as for the service).
  */
 import fs from 'node:fs';
-import path from 'node:path';
 
 import { loadConfig, type Config } from '../config.js';
-import { PythonEngine } from '../engines/python/engine.js';
+import type { PythonEngine } from '../engines/python/engine.js';
 import type { CheckItem } from '../engines/python/protocol.js';
 import { MissingPdfEngine } from '../engines/tex/missing-engine.js';
+import { createPdfEngine, createPythonEngine } from '../engines/create.js';
 import type { PdfEngine } from '../engines/tex/pdf-engine.js';
 import { ServiceError } from '../http/errors.js';
 import { createLogger, type Logger, type LogLevel } from '../log.js';
@@ -102,23 +102,8 @@ interface Engines {
 }
 
 async function startEngines(config: Config, log: Logger, needPdf: boolean): Promise<Engines> {
-  if (!fs.existsSync(paths.pythonBundle)) {
-    throw new Error(`the docutils bundle ${paths.pythonBundle} is missing: run npm install`);
-  }
-  const python = new PythonEngine({
-    workers: 1,
-    queueLimit: config.queueLimit,
-    timeoutMs: config.renderTimeoutMs,
-    bundlePath: paths.pythonBundle,
-    pythonSources: paths.pythonSources,
-    stylesDir: paths.styles,
-    log,
-  });
-  let pdf: PdfEngine = new MissingPdfEngine('the pdfTeX engine is not built (run npm install).');
-  if (needPdf && fs.existsSync(path.join(paths.texDir, 'manifest.json'))) {
-    const { TexEngine } = await import('../engines/tex/engine.js');
-    pdf = new TexEngine({ workers: 1, queueLimit: config.queueLimit, timeoutMs: config.pdfTimeoutMs, texDir: paths.texDir, log });
-  }
+  const python = createPythonEngine(config, log, 1);
+  const pdf: PdfEngine = needPdf ? await createPdfEngine(config, log, 1) : new MissingPdfEngine('not needed for this command.');
   const close = async () => {
     await Promise.allSettled([python.close(), pdf.close()]);
   };
