@@ -66,8 +66,7 @@ async function readBody(ctx: Context, maxBytes: number): Promise<Buffer> {
   for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
     total += chunk.length;
     if (total > maxBytes) {
-      // Stop reading; the connection is closed after the response.
-      ctx.req.unpipe();
+      // The rest of the body is never read: the connection cannot be reused.
       ctx.set('Connection', 'close');
       throw tooLarge(maxBytes);
     }
