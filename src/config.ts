@@ -26,6 +26,10 @@ export interface Config {
   dataDir: string;
   cacheBytes: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Access-Control-Allow-Origin: `*`, a list of origins, or none ([]). */
+  corsOrigins: '*' | readonly string[];
+  /** On SIGTERM, how long requests in flight may take before connections are cut. */
+  shutdownGraceMs: number;
 }
 
 export class ConfigError extends Error {
@@ -57,6 +61,28 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
   return raw as T;
 }
 
+function origins(env: Env, name: string): '*' | readonly string[] {
+  const raw = env[name]?.trim();
+  if (raw === undefined) return '*';
+  if (raw === '*') return '*';
+  if (raw === '' || raw === 'none') return Object.freeze([]);
+  const list = raw.split(',').map((o) => o.trim()).filter(Boolean);
+  for (const origin of list) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    // Browsers send and compare the exact serialised origin, so anything
+    // else (a path, a trailing slash) would silently never match.
+    if (!parsed || parsed.origin !== origin || !/^https?:$/.test(parsed.protocol)) {
+      throw new ConfigError(`${name} must be *, none, or a comma-separated list of origins like https://example.org, got ${JSON.stringify(origin)}`);
+    }
+  }
+  return Object.freeze(list);
+}
+
 export const MiB = 1024 * 1024;
 
 export function loadConfig(env: Env = process.env): Config {
@@ -80,5 +106,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(env.RST2_DATA_DIR?.trim() || 'data'),
     cacheBytes: integer(env, 'RST2_CACHE_BYTES', 64 * MiB, 0, 64 * 1024 * MiB),
     logLevel: oneOf(env, 'RST2_LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'] as const, 'info'),
+    corsOrigins: origins(env, 'RST2_CORS_ORIGIN'),
+    shutdownGraceMs: integer(env, 'RST2_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
   });
 }

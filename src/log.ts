@@ -1,29 +1,52 @@
 /**
- * Structured log lines (one JSON object per line on stderr). Internals such
- * as stack traces and engine output go here and never into a response.
+ * Structured log lines (pino: one JSON object per line on stderr). Internals
+ * such as stack traces and engine output go here and never into a response.
+ *
+ * The rest of the code sees only the small Logger interface below, so the
+ * engines and the CLI do not depend on pino's call shape.
  */
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+import { pino, type DestinationStream } from 'pino';
 
-const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 export interface Logger {
   debug(msg: string, fields?: Record<string, unknown>): void;
   info(msg: string, fields?: Record<string, unknown>): void;
   warn(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;
+  /** The same logger with these fields on every line (e.g. a request id). */
+  child(fields: Record<string, unknown>): Logger;
 }
 
-export function createLogger(level: LogLevel, write: (line: string) => void = (l) => process.stderr.write(l)): Logger {
-  const emit = (at: Exclude<LogLevel, 'silent'>, msg: string, fields?: Record<string, unknown>) => {
-    if (RANK[at] < RANK[level]) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level: at, msg, ...fields }) + '\n');
-  };
+function wrap(p: pino.Logger): Logger {
   return {
-    debug: (m, f) => emit('debug', m, f),
-    info: (m, f) => emit('info', m, f),
-    warn: (m, f) => emit('warn', m, f),
-    error: (m, f) => emit('error', m, f),
+    debug: (m, f) => p.debug(f ?? {}, m),
+    info: (m, f) => p.info(f ?? {}, m),
+    warn: (m, f) => p.warn(f ?? {}, m),
+    error: (m, f) => p.error(f ?? {}, m),
+    child: (f) => wrap(p.child(f)),
   };
+}
+
+/**
+ * `write` receives whole lines; tests pass one to read what was logged.
+ * Without it, lines go to stderr synchronously, so nothing is lost when the
+ * process exits right after logging (a bad configuration, a fatal error).
+ */
+export function createLogger(level: LogLevel, write?: (line: string) => void): Logger {
+  const destination: DestinationStream = write ? { write } : pino.destination({ fd: 2, sync: true });
+  return wrap(
+    pino(
+      {
+        level,
+        base: { service: 'rst2' },
+        timestamp: pino.stdTimeFunctions.isoTime,
+        // Level names, not numbers: easier to grep, and what most log stores expect.
+        formatters: { level: (label) => ({ level: label }) },
+      },
+      destination,
+    ),
+  );
 }
 
 export function errorFields(err: unknown): Record<string, unknown> {

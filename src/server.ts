@@ -14,9 +14,12 @@ import type { Config } from './config.js';
 import { createPdfEngine, createPythonEngine } from './engines/create.js';
 import type { PythonEngine } from './engines/python/engine.js';
 import { ServiceError } from './http/errors.js';
+import { cors } from './http/cors.js';
 import { errorMiddleware } from './http/error-middleware.js';
+import { observe } from './http/observe.js';
 import { buildRouter } from './http/routes.js';
 import { createLogger, type Logger } from './log.js';
+import { Metrics } from './metrics.js';
 import { paths, projectRoot } from './paths.js';
 import { Renderer } from './renderer.js';
 import { FolderStore } from './store/folder-store.js';
@@ -33,6 +36,7 @@ export interface RunningServer {
 const HEALTH_DOCUMENT = 'Health\n======\n\nrst2 is *rendering*.\n';
 const HEALTH_LATEX = '\\documentclass{article}\\begin{document}rst2 health\\end{document}\n';
 const HEALTH_TIMEOUT_MS = 10_000;
+const READY_STORE_TIMEOUT_MS = 2_000;
 
 function manifestKey(file: string): string {
   try {
@@ -66,7 +70,13 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   await Promise.all([python.start(), pdf.start()]);
   log.info('engines warm', { ms: Math.round(performance.now() - started), workers: config.workers, texWorkers: config.texWorkers });
 
-  const renderer = new Renderer({ python, pdf, cache: new MemoryCache(config.cacheBytes), engineVersion: engineVersion() });
+  const metrics = new Metrics([
+    { name: 'python', stats: () => python.stats() },
+    { name: 'tex', stats: () => pdf.stats() },
+  ]);
+  const cache = metrics.countingCache(new MemoryCache(config.cacheBytes));
+  const renderer = new Renderer({ python, pdf, cache, engineVersion: engineVersion() });
+  let stopping = false;
   const health = async () => {
     try {
       const out = await within(python.renderHtml(HEALTH_DOCUMENT, 'default'), HEALTH_TIMEOUT_MS, 'the Python engine');
@@ -82,7 +92,26 @@ export async function startServer(config: Config, log: Logger = createLogger(con
         cause: err,
       });
     }
-    return { status: 'ok', python: python.stats(), pdf: pdf.stats() };
+    return { status: 'ok', python: python.stats(), pdf: pdf.available ? pdf.stats() : { available: false } };
+  };
+
+  // Readiness is cheap (no rendering): a load balancer asks it often, and it
+  // turns false as soon as shutdown starts so traffic drains elsewhere.
+  const ready = async () => {
+    const problems: string[] = [];
+    if (stopping) problems.push('shutting down');
+    if (python.stats().ready === 0) problems.push('no Python worker is ready');
+    const tex = pdf.stats();
+    if (pdf.available && (!tex || tex.ready === 0)) problems.push('no TeX worker is ready');
+    try {
+      await within(store.ping(), READY_STORE_TIMEOUT_MS, 'the token store');
+    } catch (err) {
+      problems.push(`the token store is unreachable (${err instanceof Error ? err.message : 'unknown'})`);
+    }
+    if (problems.length > 0) {
+      throw new ServiceError(503, 'not_ready', `Not ready: ${problems.join('; ')}.`, { headers: { 'Retry-After': '2' }, details: { problems } });
+    }
+    return { status: 'ready' };
   };
 
   const app = new Koa();
@@ -98,8 +127,12 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       allowPrivate: config.allowPrivateUri,
     },
     health,
+    ready,
+    metrics: () => metrics.text(),
   });
+  app.use(observe(log, metrics));
   app.use(errorMiddleware(log));
+  app.use(cors(config.corsOrigins));
   app.use(router.routes());
   app.use(router.allowedMethods());
 
@@ -121,7 +154,8 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     url,
     port,
     python,
-    async close(graceMs = 10_000) {
+    async close(graceMs = config.shutdownGraceMs) {
+      stopping = true;
       // Stop accepting, let requests in flight finish (up to graceMs), then
       // cut what is left; engines close last so in-flight renders complete.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -19,10 +19,13 @@ function send(ctx: Context, err: ServiceError): void {
 
 export function errorMiddleware(log: Logger) {
   return async (ctx: Context, next: Next): Promise<void> => {
-    const requestId = randomUUID();
-    ctx.state.requestId = requestId;
-    ctx.set('X-Request-Id', requestId);
-    const started = performance.now();
+    // observe() normally set these; the fallback keeps this usable alone.
+    const requestId = typeof ctx.state.requestId === 'string' ? ctx.state.requestId : randomUUID();
+    if (!ctx.state.requestId) {
+      ctx.state.requestId = requestId;
+      ctx.set('X-Request-Id', requestId);
+    }
+    const reqLog = (ctx.state.log as Logger | undefined) ?? log.child({ requestId });
     try {
       await next();
       if (ctx.body === undefined || ctx.body === null) {
@@ -34,14 +37,12 @@ export function errorMiddleware(log: Logger) {
       }
     } catch (err) {
       if (isServiceError(err)) {
-        if (err.status >= 500) log.warn('request failed', { requestId, code: err.code, ...(err.cause ? errorFields(err.cause) : {}) });
+        if (err.status >= 500) reqLog.warn('request failed', { code: err.code, ...(err.cause ? errorFields(err.cause) : {}) });
         send(ctx, err);
       } else {
-        log.error('unexpected error', { requestId, method: ctx.method, path: ctx.path, ...errorFields(err) });
+        reqLog.error('unexpected error', { method: ctx.method, path: ctx.path, ...errorFields(err) });
         send(ctx, new ServiceError(500, 'internal', `Something went wrong inside the service; the request id is ${requestId}.`));
       }
-    } finally {
-      log.debug('request', { requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) });
     }
   };
 }

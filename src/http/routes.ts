@@ -20,6 +20,8 @@ export interface RouteDeps extends InputDeps {
   store: TokenStore;
   maxBodyBytes: number;
   health: () => Promise<Record<string, unknown>>;
+  ready: () => Promise<Record<string, unknown>>;
+  metrics: () => Promise<{ body: string; type: string }>;
 }
 
 export const API_PREFIX = '/1.0/rst2';
@@ -120,6 +122,16 @@ export function buildRouter(deps: RouteDeps): Router {
   router.get('/health', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = await deps.health();
+  });
+  router.get('/ready', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await deps.ready();
+  });
+  router.get('/metrics', async (ctx) => {
+    const { body, type } = await deps.metrics();
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = type;
+    ctx.body = body;
   });
 
   return router;

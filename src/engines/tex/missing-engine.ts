@@ -16,8 +16,8 @@ export class MissingPdfEngine implements PdfEngine {
     throw new ServiceError(503, 'pdf_unavailable', `PDF rendering is not available on this server: ${this.reason}`, { headers: { 'Retry-After': '3600' } });
   }
 
-  stats(): unknown {
-    return { available: false, reason: this.reason };
+  stats(): undefined {
+    return undefined;
   }
 
   async close(): Promise<void> {}
