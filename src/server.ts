@@ -9,7 +9,6 @@ import path from 'node:path';
 
 import Koa from 'koa';
 
-import { MemoryCache } from './cache/memory-cache.js';
 import type { Config } from './config.js';
 import { createPdfEngine, createPythonEngine } from './engines/create.js';
 import type { PythonEngine } from './engines/python/engine.js';
@@ -19,7 +18,7 @@ import { buildRouter } from './http/routes.js';
 import { createLogger, type Logger } from './log.js';
 import { paths, projectRoot } from './paths.js';
 import { Renderer } from './renderer.js';
-import { FolderStore } from './store/folder-store.js';
+import { createStorage } from './store/create.js';
 import { loadCatalogue } from './styles.js';
 
 export interface RunningServer {
@@ -59,14 +58,16 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
 
 export async function startServer(config: Config, log: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
   const catalogue = loadCatalogue(paths.styles);
-  const store = await new FolderStore(config.dataDir).init();
+  const storage = await createStorage(config, log);
+  const { store } = storage;
+  log.info('storage', storage.describe);
   const python = createPythonEngine(config, log);
   const pdf = await createPdfEngine(config, log);
   const started = performance.now();
   await Promise.all([python.start(), pdf.start()]);
   log.info('engines warm', { ms: Math.round(performance.now() - started), workers: config.workers, texWorkers: config.texWorkers });
 
-  const renderer = new Renderer({ python, pdf, cache: new MemoryCache(config.cacheBytes), engineVersion: engineVersion() });
+  const renderer = new Renderer({ python, pdf, cache: storage.cache, engineVersion: engineVersion() });
   const health = async () => {
     try {
       const out = await within(python.renderHtml(HEALTH_DOCUMENT, 'default'), HEALTH_TIMEOUT_MS, 'the Python engine');
@@ -132,7 +133,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       await closed;
       clearInterval(sweep);
       clearTimeout(timer);
-      await Promise.all([python.close(), pdf.close(), store.close()]);
+      await Promise.all([python.close(), pdf.close(), storage.close()]);
     },
   };
 }
