@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { Redis } from 'ioredis';
 
 import { RedisCache, RENDER_KEY_PREFIX } from '../src/cache/redis-cache.js';
+import { ConfigError, loadConfig } from '../src/config.js';
 import { RedisStore, TOKEN_KEY_PREFIX } from '../src/store/redis-store.js';
 import { errorOf, form, query } from './support/server.js';
 import { redisMissing, TestRedis } from './support/redis.js';
@@ -17,6 +18,30 @@ function requireRedis(ctx: Mocha.Context): void {
     ctx.skip();
   }
 }
+
+describe('redis configuration', () => {
+  it('is off by default, with tokens kept forever and a one-day cache TTL', () => {
+    const c = loadConfig({});
+    expect(c).to.include({ redisUrl: undefined, redisCacheUrl: undefined, tokenTtlSeconds: 0, cacheTtlSeconds: 86_400, redisTimeoutMs: 1000 });
+  });
+
+  it('uses REDIS_URL for the cache too unless RST2_REDIS_CACHE_URL says otherwise', () => {
+    expect(loadConfig({ REDIS_URL: 'redis://db:6379/0' })).to.include({ redisUrl: 'redis://db:6379/0', redisCacheUrl: 'redis://db:6379/0' });
+    expect(loadConfig({ REDIS_URL: 'redis://db:6379', RST2_REDIS_CACHE_URL: 'rediss://cache:6380' })).to.include({ redisCacheUrl: 'rediss://cache:6380' });
+  });
+
+  it('refuses bad values with a message naming the variable', () => {
+    const bad: Array<[Record<string, string>, RegExp]> = [
+      [{ REDIS_URL: 'localhost:6379' }, /REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
+      [{ REDIS_URL: 'http://localhost' }, /REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
+      [{ RST2_REDIS_CACHE_URL: 'nope' }, /RST2_REDIS_CACHE_URL must be/],
+      [{ RST2_TOKEN_TTL: '-5' }, /RST2_TOKEN_TTL must be a whole number/],
+      [{ RST2_CACHE_TTL: '0' }, /RST2_CACHE_TTL must be between 1/],
+      [{ RST2_REDIS_TIMEOUT_MS: '10' }, /RST2_REDIS_TIMEOUT_MS must be between 50/],
+    ];
+    for (const [env, message] of bad) expect(() => loadConfig(env)).to.throw(ConfigError, message);
+  });
+});
 
 describe('redis token store and render cache', () => {
   let redis: TestRedis;
