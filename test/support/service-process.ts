@@ -26,6 +26,9 @@ export class ServiceProcess {
         RST2_TEX_WORKERS: '1',
         RST2_DATA_DIR: tempDir('data'),
         RST2_LOG_LEVEL: 'info',
+        // Only what the test asks for: no Redis the caller's environment may name.
+        REDIS_URL: '',
+        RST2_REDIS_CACHE_URL: '',
         ...env,
       },
       stdio: ['ignore', 'ignore', 'pipe'],
