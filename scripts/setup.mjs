@@ -4,7 +4,8 @@
 // its texmf tree. Each step caches its result, so running it again is quick.
 //
 // RST2_SKIP_TEX=1 skips the pdfTeX build (the service then answers PDF
-// requests with 503 pdf_unavailable).
+// requests with 503 pdf_unavailable); RST2_SKIP_REDIS=1 skips installing
+// redis-server (only the Redis tests need it).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +34,8 @@ step('making the Pyodide memory snapshot', process.execPath, [
      (m) => console.error('[setup] no snapshot (workers will boot plainly): ' + m));
    if (file) console.error('[setup] snapshot ' + file);`,
 ]);
+// Never fails: Redis is optional (see the script).
+step('checking for redis-server (Redis tests)', process.execPath, ['scripts/setup-redis.mjs']);
 if (process.env.RST2_SKIP_TEX === '1') {
   process.stderr.write('[setup] RST2_SKIP_TEX=1: not building pdfTeX; PDF requests will answer 503\n');
 } else {

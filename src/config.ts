@@ -25,6 +25,18 @@ export interface Config {
   allowPrivateUri: boolean;
   dataDir: string;
   cacheBytes: number;
+  /** Redis for tokens and the shared render cache; undefined: folder store + memory cache only. */
+  redisUrl: string | undefined;
+  /** Redis for the shared render cache when it should live apart from the tokens; defaults to redisUrl. */
+  redisCacheUrl: string | undefined;
+  /** Bound on connecting to Redis and on each Redis command, so an outage answers fast. */
+  redisTimeoutMs: number;
+  /** Seconds a token is kept after it was last created or used; 0: forever. */
+  tokenTtlSeconds: number;
+  /** Seconds a rendering stays in the shared (Redis) cache. */
+  cacheTtlSeconds: number;
+  /** Renderings larger than this are not put in the shared cache. */
+  cacheMaxEntryBytes: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Access-Control-Allow-Origin: `*`, a list of origins, or none ([]). */
   corsOrigins: '*' | readonly string[];
@@ -83,6 +95,21 @@ function origins(env: Env, name: string): '*' | readonly string[] {
   return Object.freeze(list);
 }
 
+function redisUrl(env: Env, name: string): string | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a redis:// or rediss:// URL, got ${JSON.stringify(raw)}`);
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+    throw new ConfigError(`${name} must be a redis:// or rediss:// URL, got ${JSON.stringify(url.protocol)}`);
+  }
+  return raw;
+}
+
 export const MiB = 1024 * 1024;
 
 export function loadConfig(env: Env = process.env): Config {
@@ -105,6 +132,12 @@ export function loadConfig(env: Env = process.env): Config {
     allowPrivateUri: flag(env, 'RST2_ALLOW_PRIVATE_URI'),
     dataDir: path.resolve(env.RST2_DATA_DIR?.trim() || 'data'),
     cacheBytes: integer(env, 'RST2_CACHE_BYTES', 64 * MiB, 0, 64 * 1024 * MiB),
+    redisUrl: redisUrl(env, 'REDIS_URL'),
+    redisCacheUrl: redisUrl(env, 'RST2_REDIS_CACHE_URL') ?? redisUrl(env, 'REDIS_URL'),
+    redisTimeoutMs: integer(env, 'RST2_REDIS_TIMEOUT_MS', 1000, 50, 60_000),
+    tokenTtlSeconds: integer(env, 'RST2_TOKEN_TTL', 0, 0, 100 * 365 * 86_400),
+    cacheTtlSeconds: integer(env, 'RST2_CACHE_TTL', 86_400, 1, 365 * 86_400),
+    cacheMaxEntryBytes: integer(env, 'RST2_CACHE_MAX_ENTRY_BYTES', 4 * MiB, 1, 512 * MiB),
     logLevel: oneOf(env, 'RST2_LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'] as const, 'info'),
     corsOrigins: origins(env, 'RST2_CORS_ORIGIN'),
     shutdownGraceMs: integer(env, 'RST2_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),

@@ -36,6 +36,9 @@ export function fileName(title: string, extension: string): string {
   return `${base || 'document'}.${extension}`;
 }
 
+/** A rendering, and whether it came from the cache (for the X-Cache header). */
+export type Rendered = Rendering & { cache: 'hit' | 'miss' };
+
 export class Renderer {
   constructor(private readonly deps: RenderDeps) {}
 
@@ -43,12 +46,12 @@ export class Renderer {
     return renderKey(this.deps.engineVersion, op, options, doc);
   }
 
-  async render(key: string, op: Operation, options: Record<string, string | boolean>, doc: Document): Promise<Rendering> {
+  async render(key: string, op: Operation, options: Record<string, string | boolean>, doc: Document): Promise<Rendered> {
     const cached = await this.deps.cache.get(key);
-    if (cached) return cached;
+    if (cached) return { ...cached, cache: 'hit' };
     const made = await this.make(op, options, doc);
     await this.deps.cache.set(key, made);
-    return made;
+    return { ...made, cache: 'miss' };
   }
 
   private async make(op: Operation, options: Record<string, string | boolean>, doc: Document): Promise<Rendering> {

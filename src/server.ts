@@ -9,7 +9,6 @@ import path from 'node:path';
 
 import Koa from 'koa';
 
-import { MemoryCache } from './cache/memory-cache.js';
 import type { Config } from './config.js';
 import { createPdfEngine, createPythonEngine } from './engines/create.js';
 import type { PythonEngine } from './engines/python/engine.js';
@@ -22,7 +21,7 @@ import { createLogger, type Logger } from './log.js';
 import { Metrics } from './metrics.js';
 import { paths, projectRoot } from './paths.js';
 import { Renderer } from './renderer.js';
-import { FolderStore } from './store/folder-store.js';
+import { createStorage } from './store/create.js';
 import { loadCatalogue } from './styles.js';
 
 export interface RunningServer {
@@ -63,7 +62,9 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
 
 export async function startServer(config: Config, log: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
   const catalogue = loadCatalogue(paths.styles);
-  const store = await new FolderStore(config.dataDir).init();
+  const storage = await createStorage(config, log);
+  const { store } = storage;
+  log.info('storage', storage.describe);
   const python = createPythonEngine(config, log);
   const pdf = await createPdfEngine(config, log);
   const started = performance.now();
@@ -74,7 +75,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     { name: 'python', stats: () => python.stats() },
     { name: 'tex', stats: () => pdf.stats() },
   ]);
-  const cache = metrics.countingCache(new MemoryCache(config.cacheBytes));
+  const cache = metrics.countingCache(storage.cache);
   const renderer = new Renderer({ python, pdf, cache, engineVersion: engineVersion() });
   let stopping = false;
   const health = async () => {
@@ -166,7 +167,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       await closed;
       clearInterval(sweep);
       clearTimeout(timer);
-      await Promise.all([python.close(), pdf.close(), store.close()]);
+      await Promise.all([python.close(), pdf.close(), storage.close()]);
     },
   };
 }

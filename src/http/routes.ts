@@ -87,6 +87,8 @@ export function buildRouter(deps: RouteDeps): Router {
       }
       const rendering = await deps.renderer.render(key, route.op, options, document);
       ctx.type = rendering.type;
+      // Whether this instance found the rendering in its cache (local or shared).
+      ctx.set('X-Cache', rendering.cache);
       if (rendering.filename) ctx.set('Content-Disposition', `inline; filename="${rendering.filename}"`);
       ctx.body = rendering.body;
     };

@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// Makes sure `redis-server` is on this machine, for the Redis tests (which
+// start their own redis-server on a free port) and for trying REDIS_URL
+// locally. The service itself never needs it: without REDIS_URL it keeps
+// tokens in a folder. So this step never fails the set-up: where it cannot
+// install (not root, no apt-get, no network) it says why and goes on, and the
+// Redis tests then skip with that reason.
+//
+// Debian's package also brings a system service on port 6379; rst2 and its
+// tests do not use it (in containers without an init system it does not even
+// start).
+//
+// RST2_SKIP_REDIS=1 skips this step.
+import { spawnSync } from 'node:child_process';
+
+const log = (message) => process.stderr.write(`[setup-redis] ${message}\n`);
+
+function redisVersion() {
+  const run = spawnSync('redis-server', ['--version'], { encoding: 'utf8' });
+  return run.error || run.status !== 0 ? undefined : run.stdout.trim();
+}
+
+function aptGet(args) {
+  const run = spawnSync('apt-get', args, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  return !run.error && run.status === 0;
+}
+
+function main() {
+  if (process.env.RST2_SKIP_REDIS === '1') return log('RST2_SKIP_REDIS=1: not installing redis-server (the Redis tests will skip)');
+  const found = redisVersion();
+  if (found) return log(`found ${found}`);
+  if (process.platform !== 'linux' || spawnSync('apt-get', ['--version']).error) {
+    return log('redis-server is not installed and there is no apt-get here: install Redis yourself to run the Redis tests');
+  }
+  if (typeof process.getuid === 'function' && process.getuid() !== 0) {
+    return log('redis-server is not installed and installing it needs root: run `apt-get install redis-server` as root to run the Redis tests');
+  }
+  const install = ['install', '-y', '--no-install-recommends', '-o', 'DPkg::Lock::Timeout=600', 'redis-server'];
+  log('installing Debian\'s redis-server');
+  let ok = aptGet(install);
+  if (!ok) {
+    // A fresh machine may have no package lists yet: update once, then retry.
+    log('install failed; running apt-get update once and retrying');
+    ok = aptGet(['update']) && aptGet(install);
+  }
+  if (!ok) return log('could not install redis-server (see apt-get\'s messages above); the Redis tests will skip');
+  const installed = redisVersion();
+  log(installed ? `installed ${installed}` : 'apt-get succeeded but redis-server is still not on PATH; the Redis tests will skip');
+}
+
+main();

@@ -1,0 +1,61 @@
+/**
+ * The shared render cache in Redis: one binary string per rendering under
+ * `rst2:render:<key>`, written with an expiry so Redis memory stays bounded
+ * by what was rendered within the TTL. Layout of a value:
+ *
+ *   [4 bytes: header length n, big-endian][n bytes: JSON {type, filename?}][body]
+ *
+ * One GET and one SET per rendering (a hash would need a second command for
+ * the expiry), and the body is stored as raw bytes, not re-encoded.
+ */
+import type { Redis } from 'ioredis';
+
+import type { RenderCache, Rendering } from './render-cache.js';
+
+export const RENDER_KEY_PREFIX = 'rst2:render:';
+
+interface Header {
+  type: string;
+  filename?: string;
+}
+
+export function encodeRendering(value: Rendering): Buffer {
+  const header: Header = value.filename === undefined ? { type: value.type } : { type: value.type, filename: value.filename };
+  const json = Buffer.from(JSON.stringify(header), 'utf8');
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(json.length);
+  return Buffer.concat([length, json, value.body]);
+}
+
+/** The rendering, or undefined for a value that is not one (treated as a miss). */
+export function decodeRendering(raw: Buffer): Rendering | undefined {
+  if (raw.length < 4) return undefined;
+  const n = raw.readUInt32BE(0);
+  if (4 + n > raw.length) return undefined;
+  let header: Partial<Header>;
+  try {
+    header = JSON.parse(raw.subarray(4, 4 + n).toString('utf8')) as Partial<Header>;
+  } catch {
+    return undefined;
+  }
+  if (typeof header.type !== 'string') return undefined;
+  const body = Buffer.from(raw.subarray(4 + n));
+  return typeof header.filename === 'string' ? { body, type: header.type, filename: header.filename } : { body, type: header.type };
+}
+
+export class RedisCache implements RenderCache {
+  constructor(
+    private readonly redis: Redis,
+    private readonly options: { ttlSeconds: number; maxEntryBytes: number },
+  ) {}
+
+  async get(key: string): Promise<Rendering | undefined> {
+    const raw = await this.redis.getBuffer(RENDER_KEY_PREFIX + key);
+    return raw ? decodeRendering(raw) : undefined;
+  }
+
+  async set(key: string, value: Rendering): Promise<void> {
+    if (value.body.length > this.options.maxEntryBytes) return;
+    await this.redis.set(RENDER_KEY_PREFIX + key, encodeRendering(value), 'EX', this.options.ttlSeconds);
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * Picks the token store and the render cache from the configuration, the one
+ * place that knows which implementations exist:
+ * - no REDIS_URL: tokens in the folder store, renderings in memory;
+ * - REDIS_URL: tokens in Redis; renderings in memory and in Redis
+ *   (RST2_REDIS_CACHE_URL, when set, puts them in another Redis).
+ */
+import type { Redis } from 'ioredis';
+
+import { MemoryCache } from '../cache/memory-cache.js';
+import { RedisCache } from '../cache/redis-cache.js';
+import type { RenderCache } from '../cache/render-cache.js';
+import { TieredCache } from '../cache/tiered-cache.js';
+import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
+import { FolderStore } from './folder-store.js';
+import { closeRedis, connectRedis, firstConnect } from './redis-connection.js';
+import { RedisStore } from './redis-store.js';
+import type { TokenStore } from './token-store.js';
+
+export interface Storage {
+  store: TokenStore;
+  cache: RenderCache;
+  /** What the log and /health may say about where things live. */
+  describe: { tokens: 'folder' | 'redis'; cache: 'memory' | 'memory+redis' };
+  close(): Promise<void>;
+}
+
+export async function createStorage(config: Config, log: Logger): Promise<Storage> {
+  const connections = new Map<string, Redis>();
+  const connection = async (url: string, name: string): Promise<Redis> => {
+    let client = connections.get(url);
+    if (!client) {
+      client = connectRedis({ url, timeoutMs: config.redisTimeoutMs, name, log });
+      connections.set(url, client);
+      await firstConnect(client, log, name);
+    }
+    return client;
+  };
+
+  const store: TokenStore = config.redisUrl
+    ? new RedisStore(await connection(config.redisUrl, 'tokens'), config.tokenTtlSeconds)
+    : await new FolderStore(config.dataDir).init();
+
+  const local = new MemoryCache(config.cacheBytes);
+  const cache: RenderCache = config.redisCacheUrl
+    ? new TieredCache(
+        local,
+        new RedisCache(await connection(config.redisCacheUrl, 'cache'), { ttlSeconds: config.cacheTtlSeconds, maxEntryBytes: config.cacheMaxEntryBytes }),
+        log,
+      )
+    : local;
+
+  return {
+    store,
+    cache,
+    describe: { tokens: config.redisUrl ? 'redis' : 'folder', cache: config.redisCacheUrl ? 'memory+redis' : 'memory' },
+    async close() {
+      await store.close();
+      await Promise.all([...connections.values()].map(closeRedis));
+    },
+  };
+}

@@ -1,0 +1,250 @@
+import { expect } from 'chai';
+import { Redis } from 'ioredis';
+
+import { RedisCache, RENDER_KEY_PREFIX } from '../src/cache/redis-cache.js';
+import { ConfigError, loadConfig } from '../src/config.js';
+import { RedisStore, TOKEN_KEY_PREFIX } from '../src/store/redis-store.js';
+import { errorOf, form, query } from './support/server.js';
+import { redisMissing, TestRedis } from './support/redis.js';
+import { ServiceProcess } from './support/service-process.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Skips the suite, saying why, when there is no redis-server on this machine. */
+function requireRedis(ctx: Mocha.Context): void {
+  const missing = redisMissing();
+  if (missing) {
+    console.log(`      (skipped: ${missing})`);
+    ctx.skip();
+  }
+}
+
+describe('redis configuration', () => {
+  it('is off by default, with tokens kept forever and a one-day cache TTL', () => {
+    const c = loadConfig({});
+    expect(c).to.include({ redisUrl: undefined, redisCacheUrl: undefined, tokenTtlSeconds: 0, cacheTtlSeconds: 86_400, redisTimeoutMs: 1000 });
+  });
+
+  it('uses REDIS_URL for the cache too unless RST2_REDIS_CACHE_URL says otherwise', () => {
+    expect(loadConfig({ REDIS_URL: 'redis://db:6379/0' })).to.include({ redisUrl: 'redis://db:6379/0', redisCacheUrl: 'redis://db:6379/0' });
+    expect(loadConfig({ REDIS_URL: 'redis://db:6379', RST2_REDIS_CACHE_URL: 'rediss://cache:6380' })).to.include({ redisCacheUrl: 'rediss://cache:6380' });
+  });
+
+  it('refuses bad values with a message naming the variable', () => {
+    const bad: Array<[Record<string, string>, RegExp]> = [
+      [{ REDIS_URL: 'localhost:6379' }, /REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
+      [{ REDIS_URL: 'http://localhost' }, /REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
+      [{ RST2_REDIS_CACHE_URL: 'nope' }, /RST2_REDIS_CACHE_URL must be/],
+      [{ RST2_TOKEN_TTL: '-5' }, /RST2_TOKEN_TTL must be a whole number/],
+      [{ RST2_CACHE_TTL: '0' }, /RST2_CACHE_TTL must be between 1/],
+      [{ RST2_REDIS_TIMEOUT_MS: '10' }, /RST2_REDIS_TIMEOUT_MS must be between 50/],
+    ];
+    for (const [env, message] of bad) expect(() => loadConfig(env)).to.throw(ConfigError, message);
+  });
+});
+
+describe('redis token store and render cache', () => {
+  let redis: TestRedis;
+  let client: Redis;
+
+  before(async function () {
+    requireRedis(this);
+    redis = await TestRedis.start();
+    client = new Redis(redis.url, { lazyConnect: true, disableClientInfo: true });
+    await client.connect();
+  });
+
+  after(async () => {
+    client?.disconnect();
+    await redis?.stop();
+  });
+
+  it('saves and loads tokens under rst2:token:, kept forever by default', async () => {
+    const store = new RedisStore(client, 0);
+    const token = 'a1'.repeat(16);
+    const text = `Title\n=====\n\nUnicode: é ✓ ${Date.now()}\n`;
+    await store.save(token, text);
+    await store.save(token, text); // again: harmless
+    expect(await store.load(token)).to.equal(text);
+    expect(await client.get(TOKEN_KEY_PREFIX + token)).to.equal(text);
+    expect(await client.ttl(TOKEN_KEY_PREFIX + token)).to.equal(-1); // no expiry
+    expect(await store.load('b2'.repeat(16))).to.equal(undefined);
+    await store.ping();
+  });
+
+  it('with a TTL, tokens expire unless used: a load renews the expiry', async () => {
+    const renewed = new RedisStore(client, 2);
+    const token = 'c3'.repeat(16);
+    await renewed.save(token, 'kept while used\n');
+    await sleep(1200);
+    expect(await renewed.load(token)).to.equal('kept while used\n');
+    expect(await client.pttl(TOKEN_KEY_PREFIX + token)).to.be.above(1500);
+
+    const short = new RedisStore(client, 1);
+    const gone = 'd4'.repeat(16);
+    await short.save(gone, 'short-lived\n');
+    expect(await short.load(gone)).to.equal('short-lived\n');
+    await sleep(1300);
+    expect(await short.load(gone)).to.equal(undefined);
+  });
+
+  it('refuses a client string that is not a token', async () => {
+    let error: unknown;
+    try {
+      await new RedisStore(client, 0).load('*');
+    } catch (err) {
+      error = err;
+    }
+    expect(error).to.be.instanceOf(Error);
+  });
+
+  it('caches renderings with their type, filename and exact bytes, under a TTL', async () => {
+    const cache = new RedisCache(client, { ttlSeconds: 60, maxEntryBytes: 1000 });
+    const body = Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0xff, 0x0a, 0x80]);
+    await cache.set('k1', { body, type: 'application/pdf', filename: 'Über.pdf' });
+    await cache.set('k2', { body: Buffer.from('<p>x</p>'), type: 'text/html; charset=utf-8' });
+    const pdf = await cache.get('k1');
+    expect(pdf?.type).to.equal('application/pdf');
+    expect(pdf?.filename).to.equal('Über.pdf');
+    expect(Buffer.compare(pdf!.body, body)).to.equal(0);
+    const html = await cache.get('k2');
+    expect(html).to.deep.equal({ body: Buffer.from('<p>x</p>'), type: 'text/html; charset=utf-8' });
+    const ttl = await client.ttl(RENDER_KEY_PREFIX + 'k1');
+    expect(ttl).to.be.within(1, 60);
+    expect(await cache.get('never-set')).to.equal(undefined);
+  });
+
+  it('leaves out renderings above the entry limit, and takes a damaged entry as a miss', async () => {
+    const cache = new RedisCache(client, { ttlSeconds: 60, maxEntryBytes: 1000 });
+    await cache.set('big', { body: Buffer.alloc(1001, 1), type: 'application/pdf' });
+    expect(await client.exists(RENDER_KEY_PREFIX + 'big')).to.equal(0);
+    expect(await cache.get('big')).to.equal(undefined);
+    await client.set(RENDER_KEY_PREFIX + 'damaged', Buffer.from([0, 0, 0, 99, 1, 2]));
+    expect(await cache.get('damaged')).to.equal(undefined);
+  });
+});
+
+describe('redis shared by two service processes', () => {
+  let redis: TestRedis;
+  let a: ServiceProcess;
+  let b: ServiceProcess;
+  const saved = new Map<string, string>(); // token → document, made before the outage
+
+  const call = (s: ServiceProcess, pathAndQuery: string, init?: RequestInit) => fetch(`${s.url}${pathAndQuery}`, init);
+  const makeToken = async (s: ServiceProcess, doc: string): Promise<string> => {
+    const res = await call(s, '/1.0/rst2/token', form({ rst: doc }));
+    expect(res.status, await res.clone().text()).to.equal(200);
+    const token = await res.text();
+    saved.set(token, doc);
+    return token;
+  };
+  const titleOf = (doc: string) => doc.split('\n')[0]!;
+
+  before(async function () {
+    requireRedis(this);
+    this.timeout(180_000);
+    redis = await TestRedis.start();
+    // Redis timeout 1000 ms: the bound on how long a token call may wait in an outage.
+    const env = { REDIS_URL: redis.url, RST2_REDIS_TIMEOUT_MS: '1000' };
+    [a, b] = await Promise.all([ServiceProcess.start(env), ServiceProcess.start(env)]);
+  });
+
+  after(async function () {
+    this.timeout(60_000);
+    await Promise.all([a?.stop(), b?.stop()]);
+    await redis?.stop();
+  });
+
+  it('runs as two processes on two ports', () => {
+    expect(a.url).to.not.equal(b.url);
+  });
+
+  it('a token made on one instance renders and checks on the other', async () => {
+    const doc = `Shared Across ${Date.now()}\n=============================\n\nMade on *one*, read on the other.\n\n.. nosuch::\n`;
+    const token = await makeToken(a, doc);
+    const html = await call(b, `/1.0/rst2/html${query({ token })}`);
+    expect(html.status).to.equal(200);
+    expect(await html.text()).to.include(`<title>${titleOf(doc)}</title>`);
+    const check = (await (await call(b, `/1.0/rst2/check${query({ token })}`)).json()) as Array<{ message: string }>;
+    expect(check.map((i) => i.message)).to.include('Unknown directive type "nosuch".');
+    // And the other way round.
+    const back = await makeToken(b, `${doc}\nEdited on b.\n`);
+    expect((await call(a, `/1.0/rst2/html${query({ token: back })}`)).status).to.equal(200);
+  });
+
+  it('a rendering made by one instance is a cache hit on the other (X-Cache)', async () => {
+    const doc = `Cached ${Date.now()}\n====================\n\nRendered once for both.\n`;
+    const first = await call(a, `/1.0/rst2/html${query({ rst: doc })}`);
+    expect(first.status).to.equal(200);
+    expect(first.headers.get('x-cache')).to.equal('miss');
+    const firstBody = await first.text();
+    const other = await call(b, `/1.0/rst2/html${query({ rst: doc })}`);
+    expect(other.status).to.equal(200);
+    expect(other.headers.get('x-cache')).to.equal('hit');
+    expect(await other.text()).to.equal(firstBody);
+    // A different style is another rendering: a miss.
+    const styled = await call(b, `/1.0/rst2/html${query({ rst: doc, style: 'modern' })}`);
+    expect(styled.headers.get('x-cache')).to.equal('miss');
+  });
+
+  it('/health is 200 on both while Redis is up', async () => {
+    for (const s of [a, b]) expect((await call(s, '/health')).status).to.equal(200);
+  });
+
+  it('Redis down: token calls answer 503 store_unavailable fast, rst renders go on', async () => {
+    for (let i = 0; i < 5; i++) await makeToken(i % 2 ? a : b, `Before Outage ${i} ${Date.now()}\n====================\n\ntext ${i}\n`);
+    await redis.kill();
+
+    const started = performance.now();
+    const post = await call(a, '/1.0/rst2/token', form({ rst: `During Outage ${Date.now()}\n` }));
+    const elapsed = performance.now() - started;
+    expect(post.status).to.equal(503);
+    expect((await errorOf(post)).code).to.equal('store_unavailable');
+    expect(post.headers.get('retry-after')).to.match(/^\d+$/);
+    expect(elapsed).to.be.below(2500); // Redis timeout (1000 ms) + margin
+
+    const [token] = [...saved.keys()];
+    const byToken = await call(b, `/1.0/rst2/html${query({ token: token! })}`);
+    expect(byToken.status).to.equal(503);
+    expect((await errorOf(byToken)).code).to.equal('store_unavailable');
+    expect(byToken.headers.get('retry-after')).to.match(/^\d+$/);
+
+    const doc = `Rendered In Outage ${Date.now()}\n==============================\n\nStill *fine*.\n`;
+    const html = await call(a, `/1.0/rst2/html${query({ rst: doc })}`);
+    expect(html.status).to.equal(200);
+    expect(html.headers.get('x-cache')).to.equal('miss');
+    expect(await html.text()).to.include('<em>fine</em>');
+    // The instance's own memory still caches.
+    const again = await call(a, `/1.0/rst2/html${query({ rst: doc })}`);
+    expect(again.status).to.equal(200);
+    expect(again.headers.get('x-cache')).to.equal('hit');
+
+    const health = await call(b, '/health');
+    expect(health.status).to.equal(503);
+    expect(health.headers.get('retry-after')).to.match(/^\d+$/);
+  });
+
+  it('Redis back on the same data: every token saved before is there, token calls work again', async function () {
+    this.timeout(60_000);
+    await redis.start();
+    // The instances reconnect by themselves (within a second or so).
+    const deadline = Date.now() + 15_000;
+    let status = 0;
+    while (Date.now() < deadline) {
+      status = (await call(a, '/1.0/rst2/token', form({ rst: `After Outage ${Date.now()}\n` }))).status;
+      if (status === 200) break;
+      await sleep(200);
+    }
+    expect(status).to.equal(200);
+    expect(saved.size).to.be.at.least(7);
+    for (const [token, doc] of saved) {
+      for (const s of [a, b]) {
+        const res = await call(s, `/1.0/rst2/html${query({ token })}`);
+        expect(res.status, `${token} on ${s.url}`).to.equal(200);
+        expect(await res.text()).to.include(`<title>${titleOf(doc)}</title>`);
+      }
+    }
+    for (const s of [a, b]) expect((await call(s, '/health')).status).to.equal(200);
+    await makeToken(b, `After Outage On B ${Date.now()}\n`);
+  });
+});
