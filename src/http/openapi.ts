@@ -28,7 +28,7 @@ type Source = 'rst' | 'uri' | 'token';
 
 const ref = (kind: 'schemas' | 'parameters' | 'headers' | 'responses', name: string): Reference => ({ $ref: `#/components/${kind}/${name}` });
 
-const TOKEN = `^${TOKEN_PATTERN.source.replace(/^\^|\$$/g, '')}$`;
+const TOKEN = TOKEN_PATTERN.source;
 
 /** Which answers a document operation can give; its error codes are derived from these. */
 interface DocumentRoute {
@@ -91,7 +91,7 @@ function documentResponses(route: DocumentRoute, method: 'get' | 'post'): Record
   );
   if (token) responses['404'] = errorResponse('No document is stored under the token.', ['token_not_found']);
   responses['413'] = errorResponse('Too large.', [...(post ? ['body_too_large'] : []), ...URI_CODES[413]]);
-  if (post) responses['415'] = errorResponse('The body is not one of the accepted media types, or not UTF-8.', ['unsupported_media_type', 'unsupported_charset']);
+  if (post) responses['415'] = errorResponse('The body is not one of the accepted media types, or declares a charset other than UTF-8.', ['unsupported_media_type', 'unsupported_charset']);
   if (route.engineCodes[422]) responses['422'] = errorResponse('The document cannot be rendered; sending it again will not help.', route.engineCodes[422]);
   responses['500'] = errorResponse('A bug: the log has the details under the request id.', ['internal', ...(route.engineCodes[500] ?? [])]);
   responses['502'] = errorResponse('The server of `uri` failed.', URI_CODES[502]);
