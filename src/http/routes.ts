@@ -10,8 +10,11 @@ import type { Operation, Renderer } from '../renderer.js';
 import type { Catalogue } from '../styles.js';
 import type { TokenStore } from '../store/token-store.js';
 import { ServiceError } from './errors.js';
+import { etagMatches } from './etag.js';
 import { checkKnown, choice, resolveDocument, type InputDeps, type Source } from './input.js';
 import { xmlList } from './lists.js';
+import { OPENAPI_PATH } from './openapi.js';
+import { openApiRoute } from './openapi-route.js';
 import { readParams, type Params } from './params.js';
 
 export interface RouteDeps extends InputDeps {
@@ -60,12 +63,6 @@ const RENDER_ROUTES: Record<string, RenderRoute> = {
     readOptions: () => ({}),
   },
 };
-
-function etagMatches(ctx: Context, etag: string): boolean {
-  const header = ctx.get('If-None-Match');
-  if (!header) return false;
-  return header === '*' || header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
-}
 
 export function buildRouter(deps: RouteDeps): Router {
   const router = new Router();
@@ -120,6 +117,11 @@ export function buildRouter(deps: RouteDeps): Router {
   router.get(`${API_PREFIX}/html/styles`, list('styles', 'style', () => deps.catalogue.htmlStyles));
   router.get(`${API_PREFIX}/pdf/styles`, list('styles', 'style', () => deps.catalogue.latexStyles));
   router.get(`${API_PREFIX}/pdf/classes`, list('classes', 'class', () => deps.catalogue.latexClasses));
+
+  router.get(
+    OPENAPI_PATH,
+    openApiRoute({ apiPrefix: API_PREFIX, catalogue: deps.catalogue, maxBodyBytes: deps.maxBodyBytes, uriMaxBytes: deps.fetchPolicy.maxBytes }),
+  );
 
   router.get('/health', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');

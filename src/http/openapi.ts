@@ -1,0 +1,458 @@
+/**
+ * The OpenAPI 3.1 description of the whole HTTP API, served at
+ * GET /1.0/openapi.json. It is built once at start from the real catalogue
+ * and limits, so the enums of styles and classes and the byte limits never
+ * drift from what the service accepts; test/openapi.test.ts checks it against
+ * the real answers of a real server, in both directions.
+ *
+ * Adding a path is one entry in `paths` at the end of buildOpenApi(); an
+ * operation that is not about a document can be made with simpleGet().
+ */
+import { TOKEN_PATTERN } from '../documents/document.js';
+import type { Catalogue } from '../styles.js';
+import type { Header, JsonSchema, OpenApiDocument, Operation, Parameter, PathItem, Reference, RequestBody, Response } from './openapi-types.js';
+
+export const OPENAPI_PATH = '/1.0/openapi.json';
+
+export interface OpenApiSettings {
+  /** Where the document operations live, e.g. /1.0/rst2. */
+  apiPrefix: string;
+  /** The service's version (package.json). */
+  version: string;
+  catalogue: Catalogue;
+  maxBodyBytes: number;
+  uriMaxBytes: number;
+}
+
+type Source = 'rst' | 'uri' | 'token';
+
+const ref = (kind: 'schemas' | 'parameters' | 'headers' | 'responses', name: string): Reference => ({ $ref: `#/components/${kind}/${name}` });
+
+const TOKEN = TOKEN_PATTERN.source;
+
+/** Which answers a document operation can give; its error codes are derived from these. */
+interface DocumentRoute {
+  /** Used in operation ids: get<Id>, post<Id>. */
+  id: string;
+  summary: string;
+  description: string;
+  tag: string;
+  sources: readonly Source[];
+  /** Names of the option parameters in components.parameters. */
+  options: readonly string[];
+  /** The 400 codes the options can give. */
+  optionCodes: readonly string[];
+  ok: Response;
+  /** A rendering: carries an ETag and answers a matching If-None-Match with 304. */
+  cached: boolean;
+  /** Codes of the engines behind the route, by status (422, 500, 503). */
+  engineCodes: Partial<Record<422 | 500 | 503, readonly string[]>>;
+}
+
+const URI_CODES = {
+  400: ['uri_invalid', 'uri_forbidden_address', 'uri_not_utf8'],
+  413: ['uri_too_large'],
+  502: ['uri_unreachable', 'uri_upstream_status', 'uri_too_many_redirects'],
+  504: ['uri_timeout'],
+} as const;
+const PARAM_CODES = ['unknown_parameter', 'duplicate_parameter', 'invalid_utf8', 'bad_request', 'input_missing', 'input_ambiguous'] as const;
+const DOCUTILS_422 = ['render_timeout', 'document_too_deep', 'document_too_large'] as const;
+const POOL_503 = ['overloaded', 'engine_crashed', 'shutting_down'] as const;
+
+/** The JSON error shape, narrowed to the codes a response can carry. */
+function errorResponse(description: string, codes: readonly string[], headers: Record<string, Reference> = {}): Response {
+  return {
+    description: `${description} Codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`,
+    headers: { 'X-Request-Id': ref('headers', 'XRequestId'), ...headers },
+    content: {
+      'application/json': {
+        schema: { allOf: [ref('schemas', 'Error'), { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: [...codes] } } } } }] },
+      },
+    },
+  };
+}
+
+const unique = (codes: readonly string[]): string[] => [...new Set(codes)];
+
+function documentResponses(route: DocumentRoute, method: 'get' | 'post'): Record<string, Response | Reference> {
+  const post = method === 'post';
+  const token = route.sources.includes('token');
+  const retry = { 'Retry-After': ref('headers', 'RetryAfter') };
+  const responses: Record<string, Response | Reference> = { '200': route.ok };
+  if (route.cached) {
+    responses['304'] = {
+      description: 'Not Modified: `If-None-Match` matched the rendering\'s ETag; nothing was rendered.',
+      headers: { ETag: ref('headers', 'ETag'), 'Cache-Control': ref('headers', 'RenderCacheControl'), 'X-Request-Id': ref('headers', 'XRequestId') },
+    };
+  }
+  responses['400'] = errorResponse(
+    'The request is wrong.',
+    unique([...PARAM_CODES, ...URI_CODES[400], ...(token ? ['token_invalid'] : []), ...route.optionCodes, ...(post ? ['bad_multipart'] : [])]),
+  );
+  if (token) responses['404'] = errorResponse('No document is stored under the token.', ['token_not_found']);
+  responses['413'] = errorResponse('Too large.', [...(post ? ['body_too_large'] : []), ...URI_CODES[413]]);
+  if (post) responses['415'] = errorResponse('The body is not one of the accepted media types, or declares a charset other than UTF-8.', ['unsupported_media_type', 'unsupported_charset']);
+  if (route.engineCodes[422]) responses['422'] = errorResponse('The document cannot be rendered; sending it again will not help.', route.engineCodes[422]);
+  responses['500'] = errorResponse('A bug: the log has the details under the request id.', ['internal', ...(route.engineCodes[500] ?? [])]);
+  responses['502'] = errorResponse('The server of `uri` failed.', URI_CODES[502]);
+  const unavailable = [...(route.engineCodes[503] ?? []), ...(token ? ['store_unavailable'] : [])];
+  if (unavailable.length > 0) responses['503'] = errorResponse('Try again later, after `Retry-After` seconds.', unique(unavailable), retry);
+  responses['504'] = errorResponse('The server of `uri` was too slow.', URI_CODES[504]);
+  return responses;
+}
+
+function formProperties(route: DocumentRoute, params: Record<string, Parameter>, file: boolean): Record<string, JsonSchema> {
+  const properties: Record<string, JsonSchema> = {};
+  for (const name of [...route.sources.map(capitalise), ...route.options]) {
+    const param = params[name]!;
+    properties[param.name] = { ...param.schema, description: param.description };
+  }
+  if (file) properties.rst = { ...properties.rst, description: 'The document text: a text field, or an uploaded file (UTF-8).' };
+  return properties;
+}
+
+function documentBody(route: DocumentRoute, params: Record<string, Parameter>, maxBodyBytes: number): RequestBody {
+  const raw: JsonSchema = { type: 'string', description: 'The whole body is the document (`rst`); options go in the query string.' };
+  return {
+    description:
+      'The parameters as a form (urlencoded or multipart, where `rst` may be an uploaded file), or the document itself as the raw body ' +
+      '(`charset`, if given, must be UTF-8) with the options in the query string. Parameters may be split between query string and body, ' +
+      `but none may be given twice. At most ${maxBodyBytes} bytes (\`413 body_too_large\`).`,
+    required: false,
+    content: {
+      'application/x-www-form-urlencoded': { schema: { type: 'object', properties: formProperties(route, params, false), additionalProperties: false } },
+      'multipart/form-data': {
+        schema: { type: 'object', properties: formProperties(route, params, true), additionalProperties: false },
+        encoding: { rst: { contentType: 'text/plain, text/x-rst, application/octet-stream' } },
+      },
+      'text/x-rst': { schema: raw },
+      'text/plain': { schema: raw },
+      'text/prs.fallenstein.rst': { schema: raw },
+    },
+  };
+}
+
+function capitalise(name: string): string {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+function documentPath(route: DocumentRoute, params: Record<string, Parameter>, maxBodyBytes: number): PathItem {
+  const operation = (method: 'get' | 'post'): Operation => ({
+    operationId: `${method}${route.id}`,
+    summary: route.summary,
+    description: `${route.description} The document is exactly one of ${route.sources.map((s) => `\`${s}\``).join(', ')}.`,
+    tags: [route.tag],
+    responses: documentResponses(route, method),
+    ...(method === 'post' ? { requestBody: documentBody(route, params, maxBodyBytes) } : {}),
+  });
+  return {
+    // Shared by GET and POST: a POST may carry any of them in its query string too.
+    parameters: [...route.sources.map((s) => ref('parameters', capitalise(s))), ...route.options.map((o) => ref('parameters', o)), ...(route.cached ? [ref('parameters', 'IfNoneMatch')] : [])],
+    get: operation('get'),
+    post: operation('post'),
+  };
+}
+
+/** A GET that takes no parameters, e.g. a list or a status. */
+function simpleGet(operationId: string, summary: string, tag: string, responses: Record<string, Response | Reference>): PathItem {
+  return {
+    get: {
+      operationId,
+      summary,
+      tags: [tag],
+      responses: { ...responses, '500': errorResponse('A bug: the log has the details under the request id.', ['internal']) },
+    },
+  };
+}
+
+function xmlListSchema(container: 'styles' | 'classes', item: 'style' | 'class', names: readonly string[]): JsonSchema {
+  return {
+    type: 'object',
+    xml: { name: container },
+    required: [item],
+    additionalProperties: false,
+    properties: {
+      [item]: {
+        type: 'array',
+        items: {
+          type: 'object',
+          xml: { name: item },
+          required: ['name'],
+          additionalProperties: false,
+          properties: { name: { type: 'string', enum: names, xml: { attribute: true } } },
+        },
+      },
+    },
+  };
+}
+
+function listPath(operationId: string, summary: string, container: 'styles' | 'classes', item: 'style' | 'class', names: readonly string[]): PathItem {
+  return simpleGet(operationId, summary, 'lists', {
+    '200': {
+      description: `\`<${container}><${item} name="…"/>…</${container}>\`, in the order to offer them (\`default\` first where there is one).`,
+      headers: { 'Cache-Control': ref('headers', 'ListCacheControl'), 'X-Request-Id': ref('headers', 'XRequestId') },
+      content: { 'application/xml': { schema: xmlListSchema(container, item, names) } },
+    },
+  });
+}
+
+function parameters(s: OpenApiSettings): Record<string, Parameter> {
+  const choice = (name: string, description: string, values: readonly string[], fallback: string): Parameter => ({
+    name,
+    in: 'query',
+    description: `${description} An empty value means the default; another value is \`400 unknown_${name.replace(/-/g, '_')}\`, listing the valid ones.`,
+    schema: { type: 'string', enum: values, default: fallback },
+  });
+  return {
+    Rst: { name: 'rst', in: 'query', description: 'The document text (UTF-8).', schema: { type: 'string' } },
+    Uri: {
+      name: 'uri',
+      in: 'query',
+      description: `An \`http\`/\`https\` URL the service fetches the document from (at most ${s.uriMaxBytes} bytes; public addresses only, unless the server allows private ones).`,
+      schema: { type: 'string', format: 'uri' },
+    },
+    Token: { name: 'token', in: 'query', description: 'A token from the token operation.', schema: { type: 'string', pattern: TOKEN } },
+    HtmlStyle: choice('style', 'The HTML style.', s.catalogue.htmlStyles, 'default'),
+    LatexStyle: choice('style', 'The LaTeX style.', s.catalogue.latexStyles, 'default'),
+    LatexClass: choice('class', 'The LaTeX document class.', s.catalogue.latexClasses, 'article'),
+    UseLatexToc: choice('use-latex-toc', "`yes` prints LaTeX's `\\tableofcontents` after the title.", ['yes', 'no'], 'no'),
+    IfNoneMatch: {
+      name: 'If-None-Match',
+      in: 'header',
+      description: 'ETags of renderings the client holds; a match is answered `304` without rendering.',
+      schema: { type: 'string' },
+    },
+  };
+}
+
+const HEADERS: Record<string, Header> = {
+  XRequestId: { description: 'Identifies the request in the log; on every response.', required: true, schema: { type: 'string', format: 'uuid' } },
+  ETag: {
+    description: 'Derived from the operation, options, document and engine versions.',
+    required: true,
+    schema: { type: 'string', pattern: '^"[0-9a-f]{32}"$' },
+  },
+  RenderCacheControl: {
+    description: 'A `token` document never changes, so its renderings are cached for a day; other inputs may change, so clients revalidate.',
+    required: true,
+    schema: { type: 'string', enum: ['public, max-age=86400', 'no-cache'] },
+  },
+  ListCacheControl: { required: true, schema: { type: 'string', const: 'public, max-age=300' } },
+  NoStore: { required: true, schema: { type: 'string', const: 'no-store' } },
+  DescriptionCacheControl: { required: true, schema: { type: 'string', const: 'public, max-age=300' } },
+  DescriptionETag: { required: true, schema: { type: 'string', pattern: '^"[0-9a-f]{32}"$' } },
+  AllowAnyOrigin: { description: 'Readable from any origin, e.g. by an API browser.', required: true, schema: { type: 'string', const: '*' } },
+  ContentDisposition: { required: true, schema: { type: 'string', pattern: '^inline; filename="[^"/\\\\]+\\.pdf"$' } },
+  RetryAfter: { description: 'Seconds to wait before trying again.', required: true, schema: { type: 'integer', minimum: 0 } },
+  Allow: { description: 'The methods the path accepts.', required: true, schema: { type: 'string' } },
+};
+
+const SCHEMAS: Record<string, JsonSchema> = {
+  Error: {
+    type: 'object',
+    required: ['error'],
+    additionalProperties: false,
+    properties: {
+      error: {
+        type: 'object',
+        required: ['code', 'message'],
+        additionalProperties: false,
+        properties: {
+          code: { type: 'string', pattern: '^[a-z][a-z0-9_]*$', description: 'Stable, for programs.' },
+          message: { type: 'string', description: 'For people; safe to show.' },
+          parameter: { type: 'string', description: '`unknown_parameter`, `duplicate_parameter`: the parameter.' },
+          accepted: { type: 'array', items: { type: 'string' }, description: '`unknown_parameter`, `input_missing`: the parameters accepted.' },
+          given: { type: 'array', items: { type: 'string' }, description: '`input_ambiguous`: the inputs given.' },
+          valid: { type: 'array', items: { type: 'string' }, description: '`unknown_style`, `unknown_class`, `unknown_use_latex_toc`: the valid values.' },
+          style: { type: 'string', description: '`unknown_style`: the value given (at most 100 characters).' },
+          class: { type: 'string', description: '`unknown_class`: the value given.' },
+          'use-latex-toc': { type: 'string', description: '`unknown_use_latex_toc`: the value given.' },
+          maxBytes: { type: 'integer', description: '`body_too_large`, `uri_too_large`: the limit.' },
+          addressClass: { type: 'string', description: '`uri_forbidden_address`: the kind of address refused, e.g. `loopback`.' },
+          upstreamStatus: { type: 'integer', description: '`uri_upstream_status`: the status of the `uri` server.' },
+          maxRedirects: { type: 'integer', description: '`uri_too_many_redirects`: the limit.' },
+          timeoutMs: { type: 'integer', description: '`uri_timeout`: the limit.' },
+        },
+      },
+    },
+  },
+  CheckItem: {
+    type: 'object',
+    required: ['message', 'type', 'line', 'context'],
+    additionalProperties: false,
+    properties: {
+      message: { type: 'string' },
+      type: { type: 'string', enum: ['warning', 'error', 'severe'] },
+      line: { type: ['integer', 'null'], minimum: 1, description: '`null` where docutils gives no line.' },
+      context: { type: 'string', description: 'The offending source lines, joined by `\\n`.' },
+    },
+  },
+  PoolStats: {
+    type: 'object',
+    required: ['size', 'ready', 'busy', 'starting', 'queued', 'restarts'],
+    properties: {
+      size: { type: 'integer', minimum: 0 },
+      ready: { type: 'integer', minimum: 0 },
+      busy: { type: 'integer', minimum: 0 },
+      starting: { type: 'integer', minimum: 0 },
+      queued: { type: 'integer', minimum: 0 },
+      restarts: { type: 'integer', minimum: 0 },
+    },
+  },
+  Health: {
+    type: 'object',
+    required: ['status', 'python', 'pdf'],
+    properties: {
+      status: { type: 'string', const: 'ok' },
+      python: ref('schemas', 'PoolStats'),
+      pdf: {
+        anyOf: [
+          ref('schemas', 'PoolStats'),
+          { type: 'object', required: ['available', 'reason'], properties: { available: { type: 'boolean', const: false }, reason: { type: 'string' } } },
+        ],
+      },
+    },
+  },
+};
+
+/** Answers that belong to no operation: the router gives them for paths or methods the API does not have. */
+const UNMATCHED: Record<string, Response> = {
+  NotFound: errorResponse('There is no such path.', ['not_found']),
+  MethodNotAllowed: errorResponse('The path does not take this method; `Allow` lists those it takes.', ['method_not_allowed'], { Allow: ref('headers', 'Allow') }),
+  NotImplemented: errorResponse('The method is not one the service knows at all.', ['not_implemented']),
+};
+
+const DESCRIPTION = `reStructuredText to HTML and PDF, syntax checks, and tokens for shareable links.
+
+Every operation that takes a document accepts it as **exactly one** of \`rst\`, \`uri\`, \`token\`, as a GET query
+string or a POST body. A parameter the operation does not know, or one given twice, is \`400\`.
+
+Every error is JSON (\`#/components/schemas/Error\`) and every response carries \`X-Request-Id\`. Besides the
+answers listed per operation, a path that does not exist is \`404 not_found\`
+(\`#/components/responses/NotFound\`), a method a path does not take is \`405 method_not_allowed\` with \`Allow\`
+(\`#/components/responses/MethodNotAllowed\`), and a method unknown to the service is \`501 not_implemented\`.
+HEAD is accepted wherever GET is, and OPTIONS on every path answers with \`Allow\`.`;
+
+export function buildOpenApi(s: OpenApiSettings): OpenApiDocument {
+  const params = parameters(s);
+  const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
+  const renderHeaders = { ETag: ref('headers', 'ETag'), 'Cache-Control': ref('headers', 'RenderCacheControl'), 'X-Request-Id': ref('headers', 'XRequestId') };
+
+  const html: DocumentRoute = {
+    id: 'Html',
+    summary: 'Render HTML',
+    description: "A complete HTML5 page with its stylesheet embedded; docutils' problem reports appear inside the page.",
+    tag: 'render',
+    sources: ['rst', 'uri', 'token'],
+    options: ['HtmlStyle'],
+    optionCodes: ['unknown_style'],
+    ok: { description: 'The HTML page.', headers: renderHeaders, content: { 'text/html': { schema: { type: 'string' } } } },
+    cached: true,
+    engineCodes: { 422: DOCUTILS_422, 500: ['render_failed'], 503: POOL_503 },
+  };
+  const pdf: DocumentRoute = {
+    id: 'Pdf',
+    summary: 'Render PDF',
+    description: 'docutils writes LaTeX, pdfTeX typesets it. Documents with images are `422 images_unsupported`.',
+    tag: 'render',
+    sources: ['rst', 'uri', 'token'],
+    options: ['LatexClass', 'LatexStyle', 'UseLatexToc'],
+    optionCodes: ['unknown_class', 'unknown_style', 'unknown_use_latex_toc'],
+    ok: {
+      description: 'The PDF, named after the document title.',
+      headers: { ...renderHeaders, 'Content-Disposition': ref('headers', 'ContentDisposition') },
+      content: { 'application/pdf': {} },
+    },
+    cached: true,
+    engineCodes: {
+      422: [...DOCUTILS_422, 'images_unsupported', 'latex_failed'],
+      500: ['render_failed', 'pdf_failed'],
+      503: [...POOL_503, 'pdf_unavailable'],
+    },
+  };
+  const check: DocumentRoute = {
+    id: 'Check',
+    summary: 'Check syntax',
+    description: "docutils' system messages of level warning and above, from parsing and transforms; `[]` when the document is correct.",
+    tag: 'check',
+    sources: ['rst', 'uri', 'token'],
+    options: [],
+    optionCodes: [],
+    ok: { description: 'The problems found (a document full of errors is still 200).', headers: renderHeaders, content: json({ type: 'array', items: ref('schemas', 'CheckItem') }) },
+    cached: true,
+    engineCodes: { 422: DOCUTILS_422, 500: ['render_failed'], 503: POOL_503 },
+  };
+  const token: DocumentRoute = {
+    id: 'Token',
+    summary: 'Create a token',
+    description: 'Stores the document (for `uri`, what was fetched) under the first 128 bits of its SHA-256; the same document always gets the same token.',
+    tag: 'tokens',
+    sources: ['rst', 'uri'],
+    options: [],
+    optionCodes: [],
+    ok: {
+      description: 'The token: 32 lowercase hexadecimal characters, no newline.',
+      headers: { 'X-Request-Id': ref('headers', 'XRequestId') },
+      content: { 'text/plain': { schema: { type: 'string', pattern: TOKEN } } },
+    },
+    cached: false,
+    engineCodes: { 503: ['store_unavailable'] },
+  };
+
+  const p = s.apiPrefix;
+  const { htmlStyles, latexStyles, latexClasses } = s.catalogue;
+  return {
+    openapi: '3.1.0',
+    info: { title: 'rst2', version: s.version, summary: 'reStructuredText to HTML and PDF, as a service', description: DESCRIPTION, license: { name: 'MIT', identifier: 'MIT' } },
+    tags: [
+      { name: 'render', description: 'Render a document' },
+      { name: 'check', description: 'Check a document' },
+      { name: 'tokens', description: 'Store a document for shareable links' },
+      { name: 'lists', description: 'The styles and classes to choose from' },
+      { name: 'service', description: 'The service itself' },
+    ],
+    paths: {
+      [`${p}/html`]: documentPath(html, params, s.maxBodyBytes),
+      [`${p}/html/styles`]: listPath('listHtmlStyles', 'List HTML styles', 'styles', 'style', htmlStyles),
+      [`${p}/pdf`]: documentPath(pdf, params, s.maxBodyBytes),
+      [`${p}/pdf/classes`]: listPath('listLatexClasses', 'List LaTeX classes', 'classes', 'class', latexClasses),
+      [`${p}/pdf/styles`]: listPath('listLatexStyles', 'List LaTeX styles', 'styles', 'style', latexStyles),
+      [`${p}/token`]: documentPath(token, params, s.maxBodyBytes),
+      [`${p}/check`]: documentPath(check, params, s.maxBodyBytes),
+      '/health': simpleGet('getHealth', 'Whether a document renders now', 'service', {
+        '200': {
+          description: 'A document rendered now (HTML, and PDF where pdfTeX is built), and the token store answers.',
+          headers: { 'Cache-Control': ref('headers', 'NoStore'), 'X-Request-Id': ref('headers', 'XRequestId') },
+          content: json(ref('schemas', 'Health')),
+        },
+        '503': errorResponse('The service cannot render now.', ['unhealthy'], { 'Retry-After': ref('headers', 'RetryAfter') }),
+      }),
+      [OPENAPI_PATH]: simpleGet('getOpenApi', 'This description', 'service', {
+        '200': {
+          description: 'The OpenAPI 3.1 description of the API.',
+          headers: {
+            ETag: ref('headers', 'DescriptionETag'),
+            'Cache-Control': ref('headers', 'DescriptionCacheControl'),
+            'Access-Control-Allow-Origin': ref('headers', 'AllowAnyOrigin'),
+            'X-Request-Id': ref('headers', 'XRequestId'),
+          },
+          content: json({
+            type: 'object',
+            required: ['openapi', 'info', 'paths'],
+            properties: { openapi: { type: 'string', pattern: '^3\\.1\\.\\d+$' }, info: { type: 'object' }, paths: { type: 'object' } },
+          }),
+        },
+        '304': {
+          description: 'Not Modified: `If-None-Match` matched.',
+          headers: {
+            ETag: ref('headers', 'DescriptionETag'),
+            'Cache-Control': ref('headers', 'DescriptionCacheControl'),
+            'Access-Control-Allow-Origin': ref('headers', 'AllowAnyOrigin'),
+            'X-Request-Id': ref('headers', 'XRequestId'),
+          },
+        },
+      }),
+    },
+    components: { schemas: SCHEMAS, parameters: params, headers: HEADERS, responses: UNMATCHED },
+  };
+}
