@@ -226,7 +226,12 @@ function parameters(s: OpenApiSettings): Record<string, Parameter> {
 }
 
 const HEADERS: Record<string, Header> = {
-  XRequestId: { description: 'Identifies the request in the log; on every response.', required: true, schema: { type: 'string', format: 'uuid' } },
+  XRequestId: {
+    description: 'Identifies the request in the log; on every response. A plain incoming `X-Request-Id` is kept, otherwise a UUID is made.',
+    required: true,
+    schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
+  },
+  XCache: { description: 'Whether the rendering came from the render cache (this instance\'s or the shared Redis one).', required: true, schema: { type: 'string', enum: ['hit', 'miss'] } },
   ETag: {
     description: 'Derived from the operation, options, document and engine versions.',
     required: true,
@@ -272,6 +277,7 @@ const SCHEMAS: Record<string, JsonSchema> = {
           upstreamStatus: { type: 'integer', description: '`uri_upstream_status`: the status of the `uri` server.' },
           maxRedirects: { type: 'integer', description: '`uri_too_many_redirects`: the limit.' },
           timeoutMs: { type: 'integer', description: '`uri_timeout`: the limit.' },
+          problems: { type: 'array', items: { type: 'string' }, description: '`not_ready`: what keeps the instance from taking traffic.' },
         },
       },
     },
@@ -336,7 +342,12 @@ HEAD is accepted wherever GET is, and OPTIONS on every path answers with \`Allow
 export function buildOpenApi(s: OpenApiSettings): OpenApiDocument {
   const params = parameters(s);
   const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
-  const renderHeaders = { ETag: ref('headers', 'ETag'), 'Cache-Control': ref('headers', 'RenderCacheControl'), 'X-Request-Id': ref('headers', 'XRequestId') };
+  const renderHeaders = {
+    ETag: ref('headers', 'ETag'),
+    'Cache-Control': ref('headers', 'RenderCacheControl'),
+    'X-Cache': ref('headers', 'XCache'),
+    'X-Request-Id': ref('headers', 'XRequestId'),
+  };
 
   const html: DocumentRoute = {
     id: 'Html',
@@ -426,6 +437,21 @@ export function buildOpenApi(s: OpenApiSettings): OpenApiDocument {
           content: json(ref('schemas', 'Health')),
         },
         '503': errorResponse('The service cannot render now.', ['unhealthy'], { 'Retry-After': ref('headers', 'RetryAfter') }),
+      }),
+      '/ready': simpleGet('getReady', 'Whether this instance should take traffic (cheap; renders nothing)', 'service', {
+        '200': {
+          description: 'A worker of each engine is warm and the token store is reachable.',
+          headers: { 'Cache-Control': ref('headers', 'NoStore'), 'X-Request-Id': ref('headers', 'XRequestId') },
+          content: json({ type: 'object', required: ['status'], additionalProperties: false, properties: { status: { type: 'string', const: 'ready' } } }),
+        },
+        '503': errorResponse('Starting, stopping, or the token store is unreachable; `problems` says which.', ['not_ready'], { 'Retry-After': ref('headers', 'RetryAfter') }),
+      }),
+      '/metrics': simpleGet('getMetrics', 'Prometheus metrics of this instance', 'service', {
+        '200': {
+          description: 'Prometheus text exposition format 0.0.4 (see the README, "Operations", for the series).',
+          headers: { 'Cache-Control': ref('headers', 'NoStore'), 'X-Request-Id': ref('headers', 'XRequestId') },
+          content: { 'text/plain': { schema: { type: 'string', pattern: '^# HELP rst2_' } } },
+        },
       }),
       [OPENAPI_PATH]: simpleGet('getOpenApi', 'This description', 'service', {
         '200': {
