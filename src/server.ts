@@ -13,6 +13,7 @@ import { MemoryCache } from './cache/memory-cache.js';
 import type { Config } from './config.js';
 import { createPdfEngine, createPythonEngine } from './engines/create.js';
 import type { PythonEngine } from './engines/python/engine.js';
+import { editorPage } from './http/editor.js';
 import { ServiceError } from './http/errors.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { buildRouter } from './http/routes.js';
@@ -100,6 +101,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     health,
   });
   app.use(errorMiddleware(log));
+  app.use(editorPage(paths.web, log));
   app.use(router.routes());
   app.use(router.allowedMethods());
 

@@ -10,7 +10,8 @@ import type { Operation, Renderer } from '../renderer.js';
 import type { Catalogue } from '../styles.js';
 import type { TokenStore } from '../store/token-store.js';
 import { ServiceError } from './errors.js';
-import { checkKnown, choice, resolveDocument, type InputDeps, type Source } from './input.js';
+import { etagMatches } from './etag.js';
+import { checkKnown, choice, resolveDocument, tokenText, type InputDeps, type Source } from './input.js';
 import { xmlList } from './lists.js';
 import { readParams, type Params } from './params.js';
 
@@ -59,12 +60,6 @@ const RENDER_ROUTES: Record<string, RenderRoute> = {
   },
 };
 
-function etagMatches(ctx: Context, etag: string): boolean {
-  const header = ctx.get('If-None-Match');
-  if (!header) return false;
-  return header === '*' || header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
-}
-
 export function buildRouter(deps: RouteDeps): Router {
   const router = new Router();
 
@@ -107,6 +102,23 @@ export function buildRouter(deps: RouteDeps): Router {
   };
   router.get(`${API_PREFIX}/token`, token);
   router.post(`${API_PREFIX}/token`, token);
+
+  // A shared document's source, so a link can be opened again for editing.
+  router.get(`${API_PREFIX}/token/:token`, async (ctx) => {
+    checkKnown(await readParams(ctx, deps.maxBodyBytes), []);
+    const value = ctx.params.token ?? '';
+    const text = await tokenText(deps.store, value);
+    const etag = `"${value}"`;
+    ctx.set('ETag', etag);
+    // The text under a token never changes.
+    ctx.set('Cache-Control', 'public, max-age=86400');
+    if (etagMatches(ctx, etag)) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.type = 'text/x-rst; charset=utf-8';
+    ctx.body = text;
+  });
 
   const list = (container: 'styles' | 'classes', item: 'style' | 'class', names: () => readonly string[]) => (ctx: Context) => {
     ctx.type = 'application/xml; charset=utf-8';
