@@ -183,7 +183,8 @@ describe('editor page in Chromium', function () {
     const heading = page.frameLocator('#preview').locator('h1', { hasText: title });
     await heading.waitFor({ timeout: WAIT_MS });
     expect(await page.frameLocator('#preview').locator('em').first().textContent()).to.equal('typed');
-    expect(await page.locator('#preview').getAttribute('sandbox')).to.equal('');
+    const sandbox = (await page.locator('#preview').getAttribute('sandbox'))!.split(/\s+/);
+    expect(sandbox).to.not.include('allow-scripts').and.not.include('allow-same-origin');
     await shot(page, 'typed');
 
     await page.reload();
@@ -283,6 +284,21 @@ describe('editor page in Chromium', function () {
     } finally {
       await other.close();
     }
+  });
+
+  it('links in the preview: within the document they scroll the preview, others open a new tab', async () => {
+    const page = await open();
+    const filler = Array.from({ length: 80 }, (_, i) => `Line ${i + 1} of filler.\n`).join('\n');
+    await replaceSource(page, `Linked\n======\n\nJump to far-away_ or see example_.\n\n${filler}\n.. _far-away:\n\nFar away\n--------\n\nThe end.\n\n.. _example: https://example.org/\n`);
+    const frame = page.frameLocator('#preview');
+    const inner = frame.locator('a', { hasText: 'far-away' });
+    await inner.waitFor({ timeout: WAIT_MS });
+    expect(await frame.locator('a', { hasText: 'example' }).getAttribute('target')).to.equal('_blank');
+    await inner.click();
+    const preview = page.frames().find((f) => f.parentFrame() === page.mainFrame())!;
+    await until('the preview to scroll', async () => ((await preview.evaluate(() => window.scrollY)) > 0 ? true : undefined));
+    expect(preview.url()).to.equal('about:srcdoc#far-away');
+    expect(await frame.locator('h2', { hasText: 'Far away' }).isVisible()).to.equal(true);
   });
 
   it('a render error shows in the status line and the last preview stays', async () => {

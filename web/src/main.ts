@@ -5,6 +5,7 @@
  */
 import { createToken, names, renderPdf, tokenSource } from './api.js';
 import { describe, Live } from './live.js';
+import { previewDocument } from './preview.js';
 import { showProblems } from './problems.js';
 import { createSourceEditor } from './source-editor.js';
 
@@ -77,7 +78,7 @@ const live = new Live({
   text: () => editor.text(),
   style: () => ui.style.value || 'default',
   showPreview: (html) => {
-    ui.preview.srcdoc = html;
+    ui.preview.srcdoc = previewDocument(html);
   },
   showProblems: (messages) => showProblems(ui.problems, messages, (line) => editor.goToLine(line)),
   report,
