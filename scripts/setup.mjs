@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Everything `npm install` must do beyond installing npm packages: compile
-// the TypeScript, pack docutils for Pyodide, and build the pdfTeX engine with
+// the TypeScript and the editor page, pack docutils for Pyodide, and build the pdfTeX engine with
 // its texmf tree. Each step caches its result, so running it again is quick.
 //
 // RST2_SKIP_TEX=1 skips the pdfTeX build (the service then answers PDF
@@ -24,6 +24,8 @@ function step(name, command, args) {
 }
 
 step('compiling TypeScript', process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json']);
+step('building the editor page', process.execPath, ['scripts/build-web.mjs']);
+step('installing Chromium for the browser tests', process.execPath, ['scripts/setup-chromium.mjs']);
 step('packing docutils and Pygments for Pyodide', process.execPath, ['scripts/build-python.mjs']);
 step('making the Pyodide memory snapshot', process.execPath, [
   '--input-type=module',

@@ -10,4 +10,6 @@ export const paths = {
   pythonSources: path.join(projectRoot, 'python'),
   styles: path.join(projectRoot, 'styles'),
   texDir: path.join(projectRoot, 'wasm', 'tex'),
+  /** The editor page, built by scripts/build-web.mjs. */
+  web: path.join(projectRoot, 'dist', 'web'),
 };

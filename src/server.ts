@@ -12,6 +12,7 @@ import Koa from 'koa';
 import type { Config } from './config.js';
 import { createPdfEngine, createPythonEngine } from './engines/create.js';
 import type { PythonEngine } from './engines/python/engine.js';
+import { editorPage } from './http/editor.js';
 import { ServiceError } from './http/errors.js';
 import { cors } from './http/cors.js';
 import { errorMiddleware } from './http/error-middleware.js';
@@ -134,6 +135,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   app.use(observe(log, metrics));
   app.use(errorMiddleware(log));
   app.use(cors(config.corsOrigins));
+  app.use(editorPage(paths.web, log));
   app.use(router.routes());
   app.use(router.allowedMethods());
 

@@ -44,13 +44,17 @@ export async function resolveDocument(params: Params, sources: readonly Source[]
       return { document: makeDocument(value), source };
     case 'uri':
       return { document: makeDocument((await fetchDocument(value, deps.fetchPolicy)).text), source };
-    case 'token': {
-      if (!TOKEN_PATTERN.test(value)) throw new ServiceError(400, 'token_invalid', 'A token is 32 lowercase hexadecimal characters.');
-      const text = await loadToken(deps.store, value);
-      if (text === undefined) throw new ServiceError(404, 'token_not_found', `No document is stored under the token ${value}.`);
-      return { document: makeDocument(text), source };
-    }
+    case 'token':
+      return { document: makeDocument(await tokenText(deps.store, value)), source };
   }
+}
+
+/** The text stored under a token from a client: 400 when malformed, 404 when unknown. */
+export async function tokenText(store: TokenStore, token: string): Promise<string> {
+  if (!TOKEN_PATTERN.test(token)) throw new ServiceError(400, 'token_invalid', 'A token is 32 lowercase hexadecimal characters.');
+  const text = await loadToken(store, token);
+  if (text === undefined) throw new ServiceError(404, 'token_not_found', `No document is stored under the token ${token}.`);
+  return text;
 }
 
 async function loadToken(store: TokenStore, token: string): Promise<string | undefined> {

@@ -11,7 +11,7 @@ import type { Catalogue } from '../styles.js';
 import type { TokenStore } from '../store/token-store.js';
 import { ServiceError } from './errors.js';
 import { etagMatches } from './etag.js';
-import { checkKnown, choice, resolveDocument, type InputDeps, type Source } from './input.js';
+import { checkKnown, choice, resolveDocument, tokenText, type InputDeps, type Source } from './input.js';
 import { xmlList } from './lists.js';
 import { OPENAPI_PATH } from './openapi.js';
 import { openApiRoute } from './openapi-route.js';
@@ -108,6 +108,23 @@ export function buildRouter(deps: RouteDeps): Router {
   };
   router.get(`${API_PREFIX}/token`, token);
   router.post(`${API_PREFIX}/token`, token);
+
+  // A shared document's source, so a link can be opened again for editing.
+  router.get(`${API_PREFIX}/token/:token`, async (ctx) => {
+    checkKnown(await readParams(ctx, deps.maxBodyBytes), []);
+    const value = ctx.params.token ?? '';
+    const text = await tokenText(deps.store, value);
+    const etag = `"${value}"`;
+    ctx.set('ETag', etag);
+    // The text under a token never changes.
+    ctx.set('Cache-Control', 'public, max-age=86400');
+    if (etagMatches(ctx, etag)) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.type = 'text/x-rst; charset=utf-8';
+    ctx.body = text;
+  });
 
   const list = (container: 'styles' | 'classes', item: 'style' | 'class', names: () => readonly string[]) => (ctx: Context) => {
     ctx.type = 'application/xml; charset=utf-8';

@@ -1,0 +1,188 @@
+/**
+ * The editor page: wires the source editor, the live preview and problem
+ * list, the style, PDF and share controls, and keeps the document in this
+ * browser's localStorage so a reload (or a lost connection) loses nothing.
+ */
+import { createToken, names, renderPdf, tokenSource } from './api.js';
+import { describe, Live } from './live.js';
+import { previewDocument } from './preview.js';
+import { showProblems } from './problems.js';
+import { createSourceEditor } from './source-editor.js';
+
+const DEBOUNCE_MS = 400;
+const STORED_DOCUMENT = 'rst2.document';
+const STORED_STYLE = 'rst2.style';
+
+const SAMPLE = `A first document
+================
+
+Type reStructuredText here: the preview follows, and problems are
+listed under the editor.
+
+* *emphasis*, **strong**, \`\`literal\`\`
+* a link to the docutils_ project
+
+.. _docutils: https://docutils.sourceforge.io/
+`;
+
+function element<T extends HTMLElement>(id: string, type: new () => T): T {
+  const el = document.getElementById(id);
+  if (!(el instanceof type)) throw new Error(`the page has no ${type.name} #${id}`);
+  return el;
+}
+
+/** localStorage may be unavailable (private modes, disabled storage): then nothing is kept. */
+const stored = {
+  get(key: string): string | null {
+    try {
+      return localStorage.getItem(key);
+    } catch {
+      return null;
+    }
+  },
+  set(key: string, value: string): void {
+    try {
+      localStorage.setItem(key, value);
+    } catch {
+      /* not kept; the page still works */
+    }
+  },
+};
+
+const ui = {
+  status: element('status', HTMLElement),
+  cursor: element('cursor', HTMLElement),
+  editor: element('editor', HTMLElement),
+  problems: element('problems', HTMLElement),
+  preview: element('preview', HTMLIFrameElement),
+  style: element('style', HTMLSelectElement),
+  pdfClass: element('pdf-class', HTMLSelectElement),
+  pdfStyle: element('pdf-style', HTMLSelectElement),
+  pdfToc: element('pdf-toc', HTMLInputElement),
+  pdfButton: element('pdf', HTMLButtonElement),
+  shareButton: element('share', HTMLButtonElement),
+  shareBox: element('share-box', HTMLElement),
+  shareLink: element('share-link', HTMLInputElement),
+  copyButton: element('copy', HTMLButtonElement),
+};
+
+function report(note: string, error = false): void {
+  ui.status.textContent = note;
+  ui.status.classList.toggle('error', error);
+}
+
+const tokenInUrl = new URLSearchParams(location.search).get('token');
+
+const live = new Live({
+  delayMs: DEBOUNCE_MS,
+  text: () => editor.text(),
+  style: () => ui.style.value || 'default',
+  showPreview: (html) => {
+    ui.preview.srcdoc = previewDocument(html);
+  },
+  showProblems: (messages) => showProblems(ui.problems, messages, (line) => editor.goToLine(line)),
+  report,
+});
+
+const editor = createSourceEditor(ui.editor, {
+  text: stored.get(STORED_DOCUMENT) ?? SAMPLE,
+  labelledBy: 'source-heading',
+  onChange(text) {
+    stored.set(STORED_DOCUMENT, text);
+    // The address no longer names this document once it is edited.
+    if (location.search) history.replaceState(null, '', location.pathname);
+    ui.shareBox.hidden = true;
+    live.schedule();
+  },
+  onCursor(line, column) {
+    ui.cursor.textContent = `Line ${line}, column ${column}`;
+  },
+});
+
+function fill(select: HTMLSelectElement, values: string[], preferred: string | null): void {
+  select.replaceChildren(...values.map((v) => new Option(v, v)));
+  if (preferred && values.includes(preferred)) select.value = preferred;
+}
+
+async function loadChoices(): Promise<void> {
+  const [html, classes, latex] = await Promise.allSettled([names('html/styles'), names('pdf/classes'), names('pdf/styles')]);
+  if (html.status === 'fulfilled') fill(ui.style, html.value, stored.get(STORED_STYLE));
+  if (classes.status === 'fulfilled') fill(ui.pdfClass, classes.value, 'article');
+  if (latex.status === 'fulfilled') fill(ui.pdfStyle, latex.value, 'default');
+  const failed = [html, classes, latex].find((r) => r.status === 'rejected');
+  if (failed) report(`Could not load the style lists: ${describe(failed.reason)}`, true);
+}
+
+async function openSharedDocument(token: string): Promise<void> {
+  try {
+    editor.setText(await tokenSource(token));
+    // setText counts as an edit; the address still names this very document.
+    history.replaceState(null, '', `${location.pathname}?token=${encodeURIComponent(token)}`);
+    report('Opened the shared document.');
+  } catch (err) {
+    report(`Could not open the shared document: ${describe(err)}`, true);
+  }
+}
+
+ui.style.addEventListener('change', () => {
+  stored.set(STORED_STYLE, ui.style.value);
+  void live.now();
+});
+
+ui.pdfButton.addEventListener('click', async () => {
+  ui.pdfButton.disabled = true;
+  report('Making the PDF…');
+  try {
+    const pdf = await renderPdf(editor.text(), { class: ui.pdfClass.value || 'article', style: ui.pdfStyle.value || 'default', toc: ui.pdfToc.checked });
+    const url = URL.createObjectURL(pdf.blob);
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = pdf.filename;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    // The download has its own copy once started; free the blob a bit later.
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    report(`PDF ready: ${pdf.filename}`);
+  } catch (err) {
+    report(`No PDF: ${describe(err)}`, true);
+  } finally {
+    ui.pdfButton.disabled = false;
+  }
+});
+
+ui.shareButton.addEventListener('click', async () => {
+  ui.shareButton.disabled = true;
+  try {
+    const token = await createToken(editor.text());
+    ui.shareLink.value = `${location.origin}/?token=${token}`;
+    ui.shareBox.hidden = false;
+    ui.shareLink.focus();
+    ui.shareLink.select();
+    report('Share link ready.');
+  } catch (err) {
+    report(`No link: ${describe(err)}`, true);
+  } finally {
+    ui.shareButton.disabled = false;
+  }
+});
+
+ui.copyButton.addEventListener('click', async () => {
+  try {
+    await navigator.clipboard.writeText(ui.shareLink.value);
+    report('Link copied.');
+  } catch {
+    // The clipboard API needs a secure context or permission; the link stays selected to copy by hand.
+    ui.shareLink.focus();
+    ui.shareLink.select();
+    report('Copying is not allowed here; the link is selected, copy it with Ctrl+C.', true);
+  }
+});
+
+async function start(): Promise<void> {
+  await loadChoices();
+  if (tokenInUrl) await openSharedDocument(tokenInUrl);
+  await live.now();
+}
+
+void start();
