@@ -230,6 +230,12 @@ const ROWS: Row[] = [
   { name: 'POST html styles', status: 405, code: 'method_not_allowed', send: () => urlencoded(`${API}/html/styles`, {}) },
   { name: 'GET health', status: 200, send: () => get('/health') },
   { name: 'DELETE health', status: 405, code: 'method_not_allowed', send: () => ({ method: 'DELETE', target: '/health' }) },
+  { name: 'GET a token source', status: 200, send: (c) => get(`${API}/token/${c.token}`) },
+  { name: 'GET a token source If-None-Match', status: 304, send: (c) => get(`${API}/token/${c.token}`, { 'If-None-Match': `"${c.token}"` }) },
+  { name: 'GET a malformed token source', status: 400, code: 'token_invalid', send: () => get(`${API}/token/NOT-A-TOKEN`) },
+  { name: 'GET an unknown token source', status: 404, code: 'token_not_found', send: () => get(`${API}/token/${'a'.repeat(32)}`) },
+  { name: 'POST a token source', status: 405, code: 'method_not_allowed', send: (c) => raw(`${API}/token/${c.token}`, 'text/plain', 'x') },
+  { name: 'GET the editor page', status: 200, send: () => get('/') },
   { name: 'GET ready', status: 200, send: () => get('/ready') },
   { name: 'GET metrics', status: 200, send: () => get('/metrics') },
   { name: 'POST metrics', status: 405, code: 'method_not_allowed', send: () => raw('/metrics', 'text/plain', 'x') },
@@ -378,6 +384,8 @@ describe('openapi: real responses match the description', () => {
       for (const [key, statuses] of exercised) if (key.endsWith(` ${path}`)) for (const st of statuses) seen.add(st);
       for (const status of Object.keys(operation.responses).map(Number)) {
         if (unreachable.has(status) || (status === 503 && !path.endsWith('/html'))) continue;
+        // `/` is 404 only on a server where the editor page was never built.
+        if (path === '/' && status === 404) continue;
         if (!seen.has(status)) missing.push(`${method.toUpperCase()} ${path} ${status}`);
       }
     }

@@ -430,6 +430,39 @@ export function buildOpenApi(s: OpenApiSettings): OpenApiDocument {
       [`${p}/pdf/styles`]: listPath('listLatexStyles', 'List LaTeX styles', 'styles', 'style', latexStyles),
       [`${p}/token`]: documentPath(token, params, s.maxBodyBytes),
       [`${p}/check`]: documentPath(check, params, s.maxBodyBytes),
+      [`${p}/token/{token}`]: {
+        parameters: [{ name: 'token', in: 'path', required: true, description: 'A token from the token operation.', schema: { type: 'string', pattern: TOKEN } }],
+        get: {
+          operationId: 'getTokenSource',
+          summary: "A token's stored document text (our addition, so a shared link can be edited again)",
+          tags: ['tokens'],
+          parameters: [ref('parameters', 'IfNoneMatch')],
+          responses: {
+            '200': {
+              description: 'The document exactly as stored.',
+              headers: {
+                ETag: { required: true, schema: { type: 'string', pattern: `^"${TOKEN.replace(/^\^|\$$/g, '')}"$` } },
+                'Cache-Control': { required: true, schema: { type: 'string', const: 'public, max-age=86400' } },
+                'X-Request-Id': ref('headers', 'XRequestId'),
+              },
+              content: { 'text/x-rst': { schema: { type: 'string' } } },
+            },
+            '304': { description: 'Not Modified: the text under a token never changes.', headers: { 'X-Request-Id': ref('headers', 'XRequestId') } },
+            '400': errorResponse('The token is malformed, or a parameter was given.', ['token_invalid', 'unknown_parameter', 'bad_request']),
+            '404': errorResponse('No document is stored under the token.', ['token_not_found']),
+            '503': errorResponse('The token store cannot be read now.', ['store_unavailable'], { 'Retry-After': ref('headers', 'RetryAfter') }),
+            '500': errorResponse('A bug: the log has the details under the request id.', ['internal']),
+          },
+        },
+      },
+      '/': simpleGet('getEditor', 'The editor page (a browser application; its assets live under /assets/)', 'service', {
+        '200': {
+          description: 'The editor page: CodeMirror source pane, live preview, problems list, PDF and share buttons.',
+          headers: { 'Content-Security-Policy': { required: true, schema: { type: 'string' } }, 'X-Request-Id': ref('headers', 'XRequestId') },
+          content: { 'text/html': { schema: { type: 'string' } } },
+        },
+        '404': errorResponse('The page was not built on this server.', ['not_found']),
+      }),
       '/health': simpleGet('getHealth', 'Whether a document renders now', 'service', {
         '200': {
           description: 'A document rendered now (HTML, and PDF where pdfTeX is built), and the token store answers.',
