@@ -13,6 +13,7 @@ import { MemoryCache } from './cache/memory-cache.js';
 import type { Config } from './config.js';
 import { createPdfEngine, createPythonEngine } from './engines/create.js';
 import type { PythonEngine } from './engines/python/engine.js';
+import type { PdfEngine } from './engines/tex/pdf-engine.js';
 import { ServiceError } from './http/errors.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { buildRouter } from './http/routes.js';
@@ -26,6 +27,7 @@ export interface RunningServer {
   url: string;
   port: number;
   python: PythonEngine;
+  pdf: PdfEngine;
   /** Graceful: stops accepting, waits up to graceMs for requests in flight. */
   close(graceMs?: number): Promise<void>;
 }
@@ -121,6 +123,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     url,
     port,
     python,
+    pdf,
     async close(graceMs = 10_000) {
       // Stop accepting, let requests in flight finish (up to graceMs), then
       // cut what is left; engines close last so in-flight renders complete.
