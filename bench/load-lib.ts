@@ -31,6 +31,8 @@ export interface MixedLoadOptions {
   timeoutSec?: number;
   /** Leave PDF out (e.g. when pdfTeX is not built). */
   pdf?: boolean;
+  /** The large document (about 100 KB); default: documents.ts's generated one. */
+  large?: { name: string; text: string };
 }
 
 export interface MixedLoadResult {
@@ -70,16 +72,15 @@ function post(path: string, body: () => string): autocannon.Request {
   return { method: 'POST', path, headers: RST, setupRequest: (req) => ({ ...req, body: body() }) };
 }
 
-function operations(withPdf: boolean, tokens: Map<string, string>): Operation[] {
+function operations(withPdf: boolean, large: { name: string; text: string }, tokens: Map<string, string>): Operation[] {
   const small = smallDocument();
-  const large = largeDocument();
   const withProblems = `${small}\nA reference to \`nowhere\`_ and *unbalanced emphasis.\n`;
   const ops: Operation[] = [
     { name: 'html small, uncached', weight: 8, requests: [post('/1.0/rst2/html', () => `${small}\nMarker ${unique('small')}.\n`)] },
     // The same document every time: after the first request the cache answers.
     // Paced (see CACHED_RATE) so it stays a share of the mix instead of a flood.
     { name: 'html small, cached', weight: 4, rate: CACHED_RATE, requests: [{ method: 'POST', path: '/1.0/rst2/html', headers: RST, body: small }] },
-    { name: 'html large (~100 KB), uncached', weight: 4, requests: [post('/1.0/rst2/html', () => `${large}\nMarker ${unique('large')}.\n`)] },
+    { name: `html large (${large.name}), uncached`, weight: 4, requests: [post('/1.0/rst2/html', () => `${large.text}\nMarker ${unique('large')}.\n`)] },
     { name: 'check, uncached', weight: 6, requests: [post('/1.0/rst2/check', () => `${withProblems}\nMarker ${unique('check')}.\n`)] },
     {
       name: 'token: POST token + GET html?token',
@@ -161,7 +162,8 @@ export function unexpected5xx(ops: OperationResult[]): number {
 
 export async function runMixedLoad(opts: MixedLoadOptions): Promise<MixedLoadResult> {
   const tokens = new Map<string, string>();
-  const ops = operations(opts.pdf ?? true, tokens);
+  const large = opts.large ?? { name: `generated, ${(largeDocument().length / 1000).toFixed(0)} KB`, text: largeDocument() };
+  const ops = operations(opts.pdf ?? true, large, tokens);
   // Prime the cached share, so it measures the cache from the first request.
   await fetch(`${opts.url}/1.0/rst2/html`, { method: 'POST', headers: RST, body: smallDocument() }).then((r) => r.arrayBuffer());
   const split = splitConnections(opts.connections, ops.map((o) => o.weight));

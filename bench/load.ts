@@ -25,6 +25,7 @@ import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/log.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import { smallDocument } from './documents.js';
+import { specificationText } from './support.js';
 import { lostTokens, operationTable, rssSampler, runMixedLoad, summarise, unexpected5xx, waitIdle } from './load-lib.js';
 
 function flag(name: string, fallback: number): number {
@@ -95,7 +96,10 @@ async function main(): Promise<void> {
   try {
     const rssReady = process.memoryUsage().rss / 1e6;
     const rss = rssSampler();
-    const mixed = await runMixedLoad({ url: server.url, durationSec: duration, connections, pdf: withPdf });
+    // docutils' specification, as in the HTML benchmark: a real 117 KB document.
+    const spec = specificationText();
+    const large = { name: `specification, ${(spec.length / 1000).toFixed(0)} KB`, text: spec };
+    const mixed = await runMixedLoad({ url: server.url, durationSec: duration, connections, pdf: withPdf, large });
     await waitIdle(server);
     const lost = await lostTokens(server.url, mixed.tokens);
     const memory = rss.stop();
