@@ -1,5 +1,14 @@
 /** A realistic small document (about 5 KB): headings, lists, a table, code, links. */
 export function smallDocument(): string {
+  return documentWithSections(8, 'Small document');
+}
+
+/** The same kind of content at about 100 KB (190 sections), for large-document load. */
+export function largeDocument(): string {
+  return documentWithSections(190, 'Large document');
+}
+
+function documentWithSections(count: number, title: string): string {
   const section = (n: number) => `
 Section ${n}
 ----------${'-'.repeat(String(n).length)}
@@ -30,14 +39,15 @@ True   False  True
 
 .. [#f${n}] The footnote text.
 `;
-  return `=============
-Small document
-=============
+  const rule = '='.repeat(title.length);
+  return `${rule}
+${title}
+${rule}
 
 :Author: rst2 bench
 :Version: 1
 
 .. contents::
 
-${Array.from({ length: 8 }, (_, i) => section(i + 1)).join('')}`;
+${Array.from({ length: count }, (_, i) => section(i + 1)).join('')}`;
 }

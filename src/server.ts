@@ -13,6 +13,7 @@ import type { Config } from './config.js';
 import { createPdfEngine, createPythonEngine } from './engines/create.js';
 import type { PythonEngine } from './engines/python/engine.js';
 import { editorPage } from './http/editor.js';
+import type { PdfEngine } from './engines/tex/pdf-engine.js';
 import { ServiceError } from './http/errors.js';
 import { cors } from './http/cors.js';
 import { errorMiddleware } from './http/error-middleware.js';
@@ -29,6 +30,7 @@ export interface RunningServer {
   url: string;
   port: number;
   python: PythonEngine;
+  pdf: PdfEngine;
   /** Graceful: stops accepting, waits up to graceMs for requests in flight. */
   close(graceMs?: number): Promise<void>;
 }
@@ -157,6 +159,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     url,
     port,
     python,
+    pdf,
     async close(graceMs = config.shutdownGraceMs) {
       stopping = true;
       // Stop accepting, let requests in flight finish (up to graceMs), then

@@ -53,6 +53,11 @@ export class TexEngine implements PdfEngine {
     return this.pool?.stats();
   }
 
+  /** The threads typesetting now; lets fault tests kill one mid-job as a crash would. */
+  busyThreads(): Worker[] {
+    return this.pool?.busyThreads() ?? [];
+  }
+
   async compile(latex: string): Promise<Buffer> {
     if (!this.pool) throw new ServiceError(503, 'pdf_unavailable', 'The PDF engine is not started.', { headers: { 'Retry-After': '5' } });
     return Buffer.from(await this.pool.run<ArrayBuffer>({ latex }));

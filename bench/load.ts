@@ -1,0 +1,170 @@
+/**
+ * Load benchmark: one real instance (2 Pyodide workers, 1 pdfTeX worker) on
+ * loopback under a mixed workload from autocannon, then two side-by-side
+ * comparisons:
+ *  (a) cached HTML against a bare Koa endpoint returning a fixed string of the
+ *      same size (what Koa and Node cost on their own; target ratio ≥ 0.5);
+ *  (b) uncached HTML over HTTP against the same workers called directly
+ *      (what HTTP, parsing and the cache add; target ≤ 1.2× slower).
+ * The load generator runs in this process too, so it takes CPU from the
+ * server's main thread; (a) and (b) measure both sides under the same
+ * handicap.
+ *
+ * usage: npm run bench:load -- [--duration 60] [--connections 32] [--target-duration 10] [--tex-workers 1]
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+import autocannon from 'autocannon';
+import Koa from 'koa';
+
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/log.js';
+import { startServer, type RunningServer } from '../src/server.js';
+import { smallDocument } from './documents.js';
+import { specificationText } from './support.js';
+import { lostTokens, operationTable, rssSampler, runMixedLoad, summarise, unexpected5xx, waitIdle } from './load-lib.js';
+
+function flag(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  if (i < 0) return fallback;
+  const value = Number(process.argv[i + 1]);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} takes a positive number`);
+  return value;
+}
+
+const duration = flag('duration', 60);
+const connections = flag('connections', 32);
+const targetDuration = flag('target-duration', Math.min(10, duration));
+const texWorkers = flag('tex-workers', 1);
+const RST = { 'content-type': 'text/x-rst; charset=utf-8' };
+
+/** A Koa app that only answers a fixed body: the ceiling for any Koa endpoint here. */
+async function bareKoa(body: string): Promise<{ url: string; close(): Promise<void> }> {
+  const app = new Koa();
+  app.use((ctx) => {
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = body;
+  });
+  const server = http.createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Requests per second the engine's workers manage alone, `concurrency` callers, `seconds` long. */
+async function engineThroughput(s: RunningServer, doc: string, concurrency: number, seconds: number): Promise<number> {
+  let done = 0;
+  let n = 0;
+  const until = performance.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < until) {
+        await s.python.renderHtml(`${doc}\nMarker engine-${n++}.\n`, 'default');
+        done++;
+      }
+    }),
+  );
+  return done / ((performance.now() - started) / 1000);
+}
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rst2-load-'));
+  const config = loadConfig({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    RST2_WORKERS: '2',
+    RST2_TEX_WORKERS: String(texWorkers),
+    RST2_DATA_DIR: dataDir,
+    RST2_LOG_LEVEL: 'error',
+  });
+  const log = createLogger(config.logLevel);
+  const server = await startServer(config, log);
+  const withPdf = server.pdf.available;
+  console.log(
+    `rst2 load: ${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(2)}; ` +
+      `2 Pyodide workers, ${withPdf ? `${texWorkers} pdfTeX worker(s)` : 'no pdfTeX (PDF left out)'}, queue limit ${config.queueLimit}; ` +
+      `mixed run ${duration} s at ${connections} connections, comparisons ${targetDuration} s each`,
+  );
+  const failures: string[] = [];
+  try {
+    const rssReady = process.memoryUsage().rss / 1e6;
+    const rss = rssSampler();
+    // docutils' specification, as in the HTML benchmark: a real 117 KB document.
+    const spec = specificationText();
+    const large = { name: `specification, ${(spec.length / 1000).toFixed(0)} KB`, text: spec };
+    const mixed = await runMixedLoad({ url: server.url, durationSec: duration, connections, pdf: withPdf, large });
+    await waitIdle(server);
+    const lost = await lostTokens(server.url, mixed.tokens);
+    const memory = rss.stop();
+    const bad5xx = unexpected5xx(mixed.operations);
+    const hung = mixed.operations.reduce((a, o) => a + o.timeouts + o.errors, 0);
+    console.log(`\nMixed load (${duration} s, ${connections} connections):\n\n${operationTable(mixed.operations)}\n`);
+    console.log(`total requests: ${mixed.operations.reduce((a, o) => a + o.requests, 0)}, ${mixed.operations.reduce((a, o) => a + o.rps, 0).toFixed(1)} req/s`);
+    console.log(`5xx other than 503: ${bad5xx} (must be 0)`);
+    console.log(`timeouts and socket errors: ${hung} (must be 0)`);
+    console.log(`tokens created: ${mixed.tokens.size}, lost: ${lost.length} (must be 0)`);
+    console.log(`RSS of the whole process (main thread + all workers): ${rssReady.toFixed(0)} MB when ready, peak ${memory.peakMb.toFixed(0)} MB, at end ${memory.lastMb.toFixed(0)} MB (target < 600 MB)`);
+    if (bad5xx) failures.push(`${bad5xx} unexpected 5xx`);
+    if (hung) failures.push(`${hung} timeouts/socket errors`);
+    if (lost.length) failures.push(`${lost.length} lost tokens`);
+
+    // (a) Cached HTML against a bare Koa endpoint with a body of the same size.
+    const small = smallDocument();
+    const cachedBody = await (await fetch(`${server.url}/1.0/rst2/html`, { method: 'POST', headers: RST, body: small })).text();
+    await waitIdle(server);
+    const koa = await bareKoa(cachedBody);
+    const bare = summarise('bare Koa, fixed string', await autocannon({ url: koa.url, connections, duration: targetDuration }));
+    await koa.close();
+    const cached = summarise(
+      'html small, cached',
+      await autocannon({ url: `${server.url}/1.0/rst2/html`, method: 'POST', headers: RST, body: small, connections, duration: targetDuration }),
+    );
+
+    // (b) Uncached small documents over HTTP against the same workers called directly.
+    let n = 0;
+    const uncached = summarise(
+      'html small, uncached, HTTP',
+      await autocannon({
+        url: server.url,
+        connections,
+        duration: targetDuration,
+        timeout: 60,
+        requests: [{ method: 'POST', path: '/1.0/rst2/html', headers: RST, setupRequest: (req) => ({ ...req, body: `${small}\nMarker http-${n++}.\n` }) }],
+      }),
+    );
+    await waitIdle(server);
+    const engineRps = await engineThroughput(server, small, connections, targetDuration);
+    const ratioA = cached.rps / bare.rps;
+    const ratioB = engineRps / uncached.rps;
+    console.log(`\nComparisons (${targetDuration} s each, ${connections} connections / callers):\n`);
+    console.log(operationTable([bare, cached, uncached]));
+    console.log(`\n(a) cached HTML ${cached.rps.toFixed(0)} req/s vs bare Koa ${bare.rps.toFixed(0)} req/s: ratio ${ratioA.toFixed(2)} (target ≥ 0.5: ${ratioA >= 0.5 ? 'met' : 'NOT met'})`);
+    console.log(
+      `(b) uncached small HTML: HTTP ${uncached.rps.toFixed(1)} req/s vs workers alone ${engineRps.toFixed(1)} req/s: HTTP ${ratioB.toFixed(2)}× slower (target ≤ 1.2×: ${ratioB <= 1.2 ? 'met' : 'NOT met'})`,
+    );
+    for (const op of [cached, uncached]) {
+      const bad = unexpected5xx([op]) + op.timeouts + op.errors;
+      if (bad) failures.push(`${bad} failures in ${op.name}`);
+    }
+    console.log(`\nRSS at end: ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`);
+  } finally {
+    await server.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  if (failures.length) {
+    console.log(`\nFAILED: ${failures.join('; ')}`);
+    process.exitCode = 1;
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
