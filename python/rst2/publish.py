@@ -2,12 +2,15 @@
 
 import copy
 import io as _io
+import os
+import sys
 import warnings
 
 from docutils import core, io, utils
 from docutils.readers import standalone
 
 from . import directives
+from .errors import DocumentError
 from .safety import NeutralizeUnsafeLinks
 from .settings import untrusted
 
@@ -69,8 +72,45 @@ def publish(source, writer_name, observers=(), **presentation):
         # The LaTeX writer announces future changes through FutureWarning;
         # they are about docutils, not about the user's document.
         warnings.simplefilter("ignore")
-        publisher.publish(enable_exit_status=False)
+        try:
+            publisher.publish(enable_exit_status=False)
+        except (DocumentError, RecursionError, MemoryError, KeyboardInterrupt):
+            raise
+        except Exception as error:
+            where = _docutils_module(error)
+            if where is None:
+                raise  # our own code failed: a bug, answered 500 and logged
+            raise DocumentError(
+                "docutils_failed",
+                "docutils could not process this document: %s in docutils' %s "
+                "(a docutils bug this input triggers; rewriting the construct "
+                "usually avoids it)." % (type(error).__name__, where),
+            ) from error
     return publisher.writer.parts, publisher.document
+
+
+_DOCUTILS_ROOT = os.path.dirname(sys.modules["docutils"].__file__) + os.sep
+
+
+def _docutils_module(error):
+    """The docutils module where ``error`` was raised, or None if not in docutils.
+
+    Some inputs make docutils itself raise (e.g. a math command without its
+    arguments, a substitution defined twice that refers to an undefined
+    one). That is a property of the document, so it is a client error, not a
+    fault of the service; an error raised in our own modules stays a 500.
+    """
+    frame = error.__traceback__
+    last = None
+    while frame is not None:
+        last = frame
+        frame = frame.tb_next
+    if last is None:
+        return None
+    filename = last.tb_frame.f_code.co_filename
+    if not filename.startswith(_DOCUTILS_ROOT):
+        return None
+    return os.path.splitext(filename[len(_DOCUTILS_ROOT):])[0].replace(os.sep, ".")
 
 
 def document_title(document):

@@ -6,6 +6,28 @@ from rst2.errors import DocumentError
 from rst2.render import render_html, render_latex
 
 
+class DocutilsCrashTest(unittest.TestCase):
+    """Inputs on which docutils 0.19 itself raises (found by bench/fuzz.ts)."""
+
+    CRASHES = (
+        ("math command without arguments", ":math:`\\frac`\n", ("html",)),
+        (
+            "substitution defined twice, referring to an undefined one",
+            "|s0|\n\n.. |s0| replace:: |s1| x\n.. |s0| replace:: |s1| x\n",
+            ("html", "check"),
+        ),
+    )
+
+    def test_docutils_failures_are_document_errors(self):
+        for name, source, operations in self.CRASHES:
+            for operation in operations:
+                out = json.loads(api.handle(operation, source))
+                self.assertFalse(out["ok"], name)
+                self.assertEqual(out["code"], "docutils_failed", "%s (%s): %s" % (name, operation, out))
+                self.assertIn("docutils", out["message"])
+                self.assertNotIn("Traceback", out["message"])
+
+
 class RenderHtmlTest(unittest.TestCase):
     def test_complete_page_with_embedded_stylesheet(self):
         out = render_html("Greeting\n========\n\nHello *world*.\n")

@@ -56,7 +56,7 @@ const URI_CODES = {
   504: ['uri_timeout'],
 } as const;
 const PARAM_CODES = ['unknown_parameter', 'duplicate_parameter', 'invalid_utf8', 'bad_request', 'input_missing', 'input_ambiguous'] as const;
-const DOCUTILS_422 = ['render_timeout', 'document_too_deep', 'document_too_large'] as const;
+const DOCUTILS_422 = ['render_timeout', 'document_too_deep', 'document_too_large', 'docutils_failed'] as const;
 const POOL_503 = ['overloaded', 'engine_crashed', 'shutting_down'] as const;
 
 /** The JSON error shape, narrowed to the codes a response can carry. */

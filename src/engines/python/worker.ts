@@ -31,6 +31,7 @@ const STATUS: Record<string, number> = {
   document_too_deep: 422,
   document_too_large: 422,
   images_unsupported: 422,
+  docutils_failed: 422,
 };
 
 function run(handle: Handle, job: PythonJob): { ok: true; value: unknown } | { ok: false; error: JobFailure } {
