@@ -24,14 +24,17 @@ function step(name, command, args) {
 
 step('compiling TypeScript', process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json']);
 step('packing docutils and Pygments for Pyodide', process.execPath, ['scripts/build-python.mjs']);
+// Plain (CommonJS) -e with dynamic imports: the snapshot maker's worker
+// inherits execArgv, and --input-type there stops it from starting.
 step('making the Pyodide memory snapshot', process.execPath, [
-  '--input-type=module',
   '-e',
-  `const { ensureSnapshot } = await import('./dist/src/engines/python/snapshot.js');
+  `(async () => {
+   const { ensureSnapshot } = await import('./dist/src/engines/python/snapshot.js');
    const { paths } = await import('./dist/src/paths.js');
    const file = await ensureSnapshot({ bundlePath: paths.pythonBundle, pythonSources: paths.pythonSources, stylesDir: paths.styles },
      (m) => console.error('[setup] no snapshot (workers will boot plainly): ' + m));
-   if (file) console.error('[setup] snapshot ' + file);`,
+   if (file) console.error('[setup] snapshot ' + file);
+   })();`,
 ]);
 if (process.env.RST2_SKIP_TEX === '1') {
   process.stderr.write('[setup] RST2_SKIP_TEX=1: not building pdfTeX; PDF requests will answer 503\n');
