@@ -111,14 +111,11 @@ function unpackedRoot(key: string): string {
   const failures: string[] = [];
   for (const base of cacheBases()) {
     const dir = path.join(base.dir, key);
-    if (isComplete(dir, key)) {
-      if (base.shared) checkPrivate(base.dir);
-      return dir;
-    }
     let tmp = '';
     try {
       fs.mkdirSync(base.dir, { recursive: true, mode: 0o700 });
       if (base.shared) checkPrivate(base.dir);
+      if (isComplete(dir, key)) return dir;
       const started = Date.now();
       // Unpack beside the final folder, then rename: a reader never sees half a
       // tree, and two first starts at once both end with one complete copy.
@@ -127,7 +124,7 @@ function unpackedRoot(key: string): string {
       fs.writeFileSync(path.join(tmp, MARKER), key);
       try {
         fs.renameSync(tmp, dir);
-      } catch (err) {
+      } catch {
         if (!isComplete(dir, key)) {
           // A leftover incomplete folder (someone deleted files from it): replace it.
           fs.rmSync(dir, { recursive: true, force: true });
