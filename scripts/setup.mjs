@@ -27,14 +27,17 @@ step('compiling TypeScript', process.execPath, [path.join(root, 'node_modules/ty
 step('building the editor page', process.execPath, ['scripts/build-web.mjs']);
 step('installing Chromium for the browser tests', process.execPath, ['scripts/setup-chromium.mjs']);
 step('packing docutils and Pygments for Pyodide', process.execPath, ['scripts/build-python.mjs']);
+// Plain (CommonJS) -e with dynamic imports: the snapshot maker's worker
+// inherits execArgv, and --input-type there stops it from starting.
 step('making the Pyodide memory snapshot', process.execPath, [
-  '--input-type=module',
   '-e',
-  `const { ensureSnapshot } = await import('./dist/src/engines/python/snapshot.js');
+  `(async () => {
+   const { ensureSnapshot } = await import('./dist/src/engines/python/snapshot.js');
    const { paths } = await import('./dist/src/paths.js');
    const file = await ensureSnapshot({ bundlePath: paths.pythonBundle, pythonSources: paths.pythonSources, stylesDir: paths.styles },
      (m) => console.error('[setup] no snapshot (workers will boot plainly): ' + m));
-   if (file) console.error('[setup] snapshot ' + file);`,
+   if (file) console.error('[setup] snapshot ' + file);
+   })();`,
 ]);
 // Never fails: Redis is optional (see the script).
 step('checking for redis-server (Redis tests)', process.execPath, ['scripts/setup-redis.mjs']);

@@ -1,0 +1,176 @@
+/**
+ * The single binary (scripts/build-binary.mjs), run for real: built (or kept
+ * when its inputs are unchanged), copied alone into an empty folder and run
+ * there with an environment holding only an empty PATH folder and temporary
+ * HOME, XDG_CACHE_HOME and TMPDIR, so no Node, Python or TeX can be found.
+ *
+ * A first build takes about a minute (brotli compression and postject); an
+ * unchanged one a few seconds.
+ */
+import { expect } from 'chai';
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { paths, projectRoot } from '../src/paths.js';
+import { pdfPages } from './support/pdf.js';
+
+const haveTex = fs.existsSync(path.join(paths.texDir, 'manifest.json'));
+
+const GOOD = `==============
+Quarterly Note
+==============
+
+The zeppelin *quietly* crossed the fjord.
+`;
+
+const BAD = `Title
+=====
+
+.. nosuch:: x
+`;
+
+describe('single binary', function () {
+  this.timeout(600_000);
+  let top: string;
+  let work: string;
+  let bin: string;
+  let env: Record<string, string>;
+
+  function run(args: string[], extraEnv: Record<string, string> = {}): SpawnSyncReturns<string> {
+    return spawnSync(bin, args, { cwd: work, env: { ...env, ...extraEnv }, encoding: 'utf8', timeout: 180_000 });
+  }
+
+  /** The unpacked versions under a cache base, without temporary folders. */
+  function versions(base: string): string[] {
+    return fs.existsSync(base) ? fs.readdirSync(base) : [];
+  }
+
+  before(function () {
+    const built = spawnSync(process.execPath, [path.join(projectRoot, 'scripts', 'build-binary.mjs')], { encoding: 'utf8', timeout: 900_000 });
+    expect(built.status, built.stderr.slice(-2000)).to.equal(0);
+    top = fs.mkdtempSync(path.join(os.tmpdir(), 'rst2-binary-'));
+    work = path.join(top, 'work');
+    const emptyPath = path.join(top, 'bin');
+    for (const dir of [work, emptyPath, path.join(top, 'home'), path.join(top, 'tmp')]) fs.mkdirSync(dir);
+    bin = path.join(work, 'rst2');
+    fs.copyFileSync(path.join(projectRoot, 'dist', 'binary', 'rst2'), bin);
+    fs.chmodSync(bin, 0o755);
+    fs.writeFileSync(path.join(work, 'good.rst'), GOOD);
+    fs.writeFileSync(path.join(work, 'bad.rst'), BAD);
+    // Nothing inherited: no Node, Python or TeX can be found.
+    env = { PATH: emptyPath, HOME: path.join(top, 'home'), XDG_CACHE_HOME: path.join(top, 'cache'), TMPDIR: path.join(top, 'tmp') };
+  });
+
+  after(function () {
+    if (top) fs.rmSync(top, { recursive: true, force: true });
+  });
+
+  it('unpacks itself into XDG_CACHE_HOME once, and later starts reuse it', function () {
+    const first = run(['help']);
+    expect(first.status, first.stderr).to.equal(0);
+    expect(first.stdout).to.include('rst2 check FILE');
+    expect(first.stderr).to.match(/unpacked \d+ files/);
+    const base = path.join(env.XDG_CACHE_HOME, 'rst2', 'binary');
+    const [key, ...others] = versions(base);
+    expect(others).to.deep.equal([]);
+    expect(fs.readFileSync(path.join(base, key, '.rst2-complete'), 'utf8')).to.equal(key);
+    const second = run(['help']);
+    expect(second.status).to.equal(0);
+    expect(second.stderr).not.to.include('unpacked');
+  });
+
+  it('html renders a document with the chosen style', function () {
+    const r = run(['html', 'good.rst', '--style', 'modern', '-o', 'out.html']);
+    expect(r.status, r.stderr).to.equal(0);
+    const html = fs.readFileSync(path.join(work, 'out.html'), 'utf8');
+    expect(html).to.include('<title>Quarterly Note</title>').and.include('<em>quietly</em>');
+  });
+
+  it('check exits 1 with the problems of a bad document and 0 for a good one', function () {
+    const bad = run(['check', 'bad.rst']);
+    expect(bad.status).to.equal(1);
+    expect(bad.stdout).to.match(/^bad\.rst:4: error: Unknown directive type "nosuch"/m);
+    const good = run(['check', 'good.rst']);
+    expect(good.status, good.stderr).to.equal(0);
+    expect(good.stdout).to.equal('');
+    const usage = run(['nosuch']);
+    expect(usage.status).to.equal(2);
+  });
+
+  (haveTex ? it : it.skip)('pdf typesets with the embedded pdfTeX', async function () {
+    const r = run(['pdf', 'good.rst', '--class', 'scrartcl', '-o', 'out.pdf']);
+    expect(r.status, r.stderr).to.equal(0);
+    const pages = await pdfPages(fs.readFileSync(path.join(work, 'out.pdf')));
+    expect(pages.join(' ')).to.include('Quarterly Note').and.include('zeppelin');
+  });
+
+  it('serve --port 0 answers /health and renders, and SIGTERM ends it with status 0', async function () {
+    const child = spawn(bin, ['serve', '--port', '0', '--host', '127.0.0.1'], {
+      cwd: work,
+      env: { ...env, RST2_WORKERS: '1', RST2_TEX_WORKERS: '1' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let log = '';
+        child.stderr.setEncoding('utf8');
+        child.stderr.on('data', (chunk: string) => {
+          log += chunk;
+          const m = /"msg":"listening","url":"([^"]+)"/.exec(log);
+          if (m) resolve(m[1]);
+        });
+        void exited.then((code) => reject(new Error(`serve exited with ${code}: ${log.slice(-2000)}`)));
+      });
+      const health = await fetch(`${url}/health`);
+      expect(health.status).to.equal(200);
+      expect(((await health.json()) as { status: string }).status).to.equal('ok');
+      const html = await fetch(`${url}/1.0/rst2/html?rst=${encodeURIComponent(GOOD)}`);
+      expect(html.status).to.equal(200);
+      expect(await html.text()).to.include('<em>quietly</em>');
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).to.equal(0);
+    // The token store defaults to ./data of the folder it was started in.
+    expect(fs.existsSync(path.join(work, 'data'))).to.equal(true);
+  });
+
+  it('unpacks again when its folder was damaged', function () {
+    const base = path.join(env.XDG_CACHE_HOME, 'rst2', 'binary');
+    const [key] = versions(base);
+    fs.rmSync(path.join(base, key, 'dist', 'src', 'cli.js'));
+    const r = run(['check', 'good.rst']);
+    expect(r.status, r.stderr).to.equal(0);
+    expect(r.stderr).to.match(/unpacked \d+ files/);
+    expect(versions(base)).to.deep.equal([key]);
+    expect(fs.existsSync(path.join(base, key, 'dist', 'src', 'cli.js'))).to.equal(true);
+  });
+
+  it('two first starts at once leave one complete copy', async function () {
+    const cache = path.join(top, 'cache-race');
+    const once = () =>
+      new Promise<number | null>((resolve) => {
+        spawn(bin, ['help'], { cwd: work, env: { ...env, XDG_CACHE_HOME: cache }, stdio: 'ignore' }).once('exit', resolve);
+      });
+    expect(await Promise.all([once(), once()])).to.deep.equal([0, 0]);
+    const base = path.join(cache, 'rst2', 'binary');
+    const entries = fs.readdirSync(base);
+    expect(entries).to.have.length(1);
+    expect(fs.existsSync(path.join(base, entries[0], '.rst2-complete'))).to.equal(true);
+  });
+
+  it('falls back to a private folder in TMPDIR when the cache folder cannot be made', function () {
+    const blocker = path.join(top, 'not-a-folder');
+    fs.writeFileSync(blocker, '');
+    const r = run(['check', 'good.rst'], { XDG_CACHE_HOME: path.join(blocker, 'cache') });
+    expect(r.status, r.stderr).to.equal(0);
+    const uid = process.getuid?.() ?? 'user';
+    const fallback = path.join(env.TMPDIR, `rst2-binary-${uid}`);
+    expect(r.stderr).to.include(fallback);
+    expect(fs.statSync(fallback).mode & 0o077).to.equal(0);
+    expect(versions(fallback)).to.have.length(1);
+  });
+});
