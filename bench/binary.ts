@@ -42,8 +42,8 @@ async function timeToReady(command: string, args: string[], env: NodeJS.ProcessE
       child.stderr.setEncoding('utf8');
       child.stderr.on('data', (chunk: string) => {
         log += chunk;
-        const m = /"msg":"listening","url":"([^"]+)"/.exec(log);
-        if (m) resolve(m[1]!);
+        const m = /^\{.*"msg":"listening".*$/m.exec(log);
+        if (m) resolve((JSON.parse(m[0]) as { url: string }).url);
       });
       void exited.then((code) => reject(new Error(`${command} exited with ${code}: ${log.slice(-1000)}`)));
     });

@@ -119,8 +119,8 @@ describe('single binary', function () {
         child.stderr.setEncoding('utf8');
         child.stderr.on('data', (chunk: string) => {
           log += chunk;
-          const m = /"msg":"listening","url":"([^"]+)"/.exec(log);
-          if (m) resolve(m[1]);
+          const m = /^\{.*"msg":"listening".*$/m.exec(log);
+          if (m) resolve((JSON.parse(m[0]) as { url: string }).url);
         });
         void exited.then((code) => reject(new Error(`serve exited with ${code}: ${log.slice(-2000)}`)));
       });
@@ -130,6 +130,10 @@ describe('single binary', function () {
       const html = await fetch(`${url}/1.0/rst2/html?rst=${encodeURIComponent(GOOD)}`);
       expect(html.status).to.equal(200);
       expect(await html.text()).to.include('<em>quietly</em>');
+      // The editor page travels in the binary too.
+      const page = await fetch(`${url}/`);
+      expect(page.status).to.equal(200);
+      expect(await page.text()).to.match(/<script[^>]+src="\/assets\//);
     } finally {
       child.kill('SIGTERM');
     }
