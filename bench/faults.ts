@@ -3,10 +3,11 @@
  *  kill-python   a Pyodide worker terminated mid-job
  *  kill-pdftex   a pdfTeX worker terminated mid-job
  *  queue-full    many concurrent large documents beyond RST2_QUEUE_LIMIT
- *  redis-stop    (slot for the Redis token store's fault; see below)
+ *  redis-stop    Redis killed and restarted under a stream of token and rst requests
  * Exit status 1 when a case does not behave as the service promises.
  *
- * usage: npm run bench:faults -- [--only kill-python,kill-pdftex,queue-full] [--flood 200] [--queue-limit 8]
+ * usage: npm run bench:faults -- [--only kill-python,kill-pdftex,queue-full,redis-stop] [--flood 200] [--queue-limit 8]
+ *        [--redis-phase 4] [--redis-clients 4] [--redis-timeout 1000]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,7 +16,9 @@ import path from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/log.js';
 import { startServer, type RunningServer } from '../src/server.js';
+import { redisMissing, TestRedis } from '../test/support/redis.js';
 import { fillQueue, killMidJob, type EngineName } from './fault-cases.js';
+import { redisStopTable, stopRedisMidRun } from './redis-fault.js';
 import { fmt } from './support.js';
 
 function arg(name: string): string | undefined {
@@ -28,6 +31,10 @@ type Case = (typeof CASES)[number];
 const only = new Set((arg('only') ?? CASES.join(',')).split(',') as Case[]);
 const flood = Number(arg('flood') ?? 200);
 const queueLimit = Number(arg('queue-limit') ?? 8);
+/** Seconds of each redis-stop phase: before the kill, Redis down, after the restart. */
+const redisPhaseS = Number(arg('redis-phase') ?? 4);
+const redisClients = Number(arg('redis-clients') ?? 4);
+const redisTimeoutMs = Number(arg('redis-timeout') ?? 1000);
 
 async function withServer<T>(env: Record<string, string>, fn: (s: RunningServer) => Promise<T>): Promise<T> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rst2-faults-'));
@@ -79,13 +86,30 @@ async function main(): Promise<void> {
   }
 
   if (only.has('redis-stop')) {
-    // ---- FAULT SLOT: redis-stop ----------------------------------------
-    // The Redis token store is another helper's part of issue 4. Its case
-    // goes here: start a server with the Redis store, stop Redis mid-run
-    // (token and html?token requests in flight), expect 503
-    // store_unavailable with Retry-After (never 500), then restart Redis and
-    // expect every token made before the stop to render again.
-    console.log('\nredis-stop: not here yet (the Redis token store is added by another part of issue 4)');
+    const missing = redisMissing();
+    if (missing) console.log(`\nredis-stop: skipped, ${missing}`);
+    else {
+      const redis = await TestRedis.start();
+      try {
+        const env = { REDIS_URL: redis.url, RST2_REDIS_TIMEOUT_MS: String(redisTimeoutMs) };
+        await withServer(env, async (server) => {
+          const o = await stopRedisMidRun(server, redis, { clients: redisClients, phaseMs: redisPhaseS * 1000, redisTimeoutMs });
+          const ok = o.problems.length === 0;
+          console.log(
+            `\nredis-stop: ${redisClients} clients (token POST, html?token, html rst) for ${redisPhaseS} s, Redis killed (SIGKILL) for ${fmt(o.downMs)} ms, ` +
+              `restarted on the same port and append-only files (appendfsync always), ${redisPhaseS} s more; RST2_REDIS_TIMEOUT_MS=${redisTimeoutMs}:\n${redisStopTable(o)}\n` +
+              `token 503s while down: ${o.outage503.count} (${o.outage503.withRetryAfter} store_unavailable with Retry-After), answered in ${fmt(o.outage503.p50Ms)} ms (median), ${fmt(o.outage503.maxMs)} ms at most; ` +
+              `token calls answered 200 again ${fmt(o.recoverMs)} ms after Redis was back; tokens made ${o.tokensMade}, lost ${o.lost.length}: ${ok ? 'ok' : 'FAILED'}`,
+          );
+          for (const p of o.problems.slice(0, 20)) console.log(`  - ${p}`);
+          if (!ok) failures.push('redis-stop');
+        });
+      } finally {
+        await redis.stop();
+        // TestRedis puts its files in a temporary folder the test hooks remove; here nobody else will.
+        fs.rmSync(redis.dir, { recursive: true, force: true });
+      }
+    }
   }
 
   if (failures.length) {
