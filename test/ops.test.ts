@@ -46,6 +46,9 @@ describe('ops: /metrics', () => {
     expect(sample(after, 'rst2_http_requests_total', { route, method: 'POST', status: '200' })).to.equal(ok + 1);
     expect(sample(after, 'rst2_http_requests_total', { route, method: 'POST', status: '400' })).to.equal(bad + 1);
     expect(sample(after, 'rst2_http_request_duration_seconds_count', { operation: 'html' })).to.equal(seen + 2);
+    // The editor page, served outside the router, still has its own series.
+    expect((await fetch(`${s.url}/`)).status).to.equal(200);
+    expect(sample(await scrape(s), 'rst2_http_requests_total', { route: '/', method: 'GET', status: '200' })).to.be.greaterThan(0);
     // Unknown paths are one series, not one per path a scanner tries.
     await fetch(`${s.url}/wp-admin/${Date.now()}`);
     expect(sample(await scrape(s), 'rst2_http_requests_total', { route: 'unmatched', status: '404' })).to.be.greaterThan(0);

@@ -84,6 +84,8 @@ export function editorPage(dir: string, log: Logger) {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       throw new ServiceError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; use GET, HEAD.`, { headers: { Allow: 'GET, HEAD' } });
     }
+    // For metrics and logs: one series for the page, one for all assets.
+    ctx.state.route = file.page ? '/' : '/assets/*';
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Cache-Control', file.cacheControl);
     ctx.set('ETag', file.etag);

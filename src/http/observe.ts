@@ -18,6 +18,7 @@ export function operationOf(route: string | undefined): string {
   if (!route) return 'unmatched';
   const last = route.split('/').pop() ?? '';
   if (last === 'styles' || last === 'classes') return 'list';
+  if (route === '/' || route === '/assets/*') return 'editor';
   return ['html', 'pdf', 'check', 'token', 'health', 'ready', 'metrics', 'openapi.json'].includes(last) ? last.replace('.json', '') : 'other';
 }
 
@@ -33,7 +34,8 @@ export function observe(log: Logger, metrics: Metrics) {
       await next();
     } finally {
       const seconds = (performance.now() - started) / 1000;
-      const route = typeof ctx._matchedRoute === 'string' ? ctx._matchedRoute : undefined;
+      // Routes outside the router (the editor page) name themselves in ctx.state.route.
+      const route = typeof ctx.state.route === 'string' ? ctx.state.route : typeof ctx._matchedRoute === 'string' ? ctx._matchedRoute : undefined;
       metrics.observeRequest(route ?? 'unmatched', ctx.method, ctx.status, operationOf(route), seconds);
       // Scrapes and probes every few seconds would drown the access log.
       const quiet = route === '/metrics' || route === '/health' || route === '/ready';
