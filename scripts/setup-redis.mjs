@@ -7,11 +7,13 @@
 // Redis tests then skip with that reason.
 //
 // Debian's package also brings a system service on port 6379; rst2 and its
-// tests do not use it (in containers without an init system it does not even
-// start).
+// tests do not use it, so where systemd runs, the service this step installed
+// is stopped and disabled (an open Redis nobody asked for is a risk). In
+// containers without an init system it never starts anyway.
 //
 // RST2_SKIP_REDIS=1 skips this step.
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 
 const log = (message) => process.stderr.write(`[setup-redis] ${message}\n`);
 
@@ -44,6 +46,10 @@ function main() {
     ok = aptGet(['update']) && aptGet(install);
   }
   if (!ok) return log('could not install redis-server (see apt-get\'s messages above); the Redis tests will skip');
+  if (fs.existsSync('/run/systemd/system')) {
+    const stopped = spawnSync('systemctl', ['disable', '--now', 'redis-server'], { encoding: 'utf8' });
+    log(stopped.status === 0 ? 'stopped and disabled the redis-server system service (rst2 does not use it)' : 'could not disable the redis-server system service: stop it yourself if you do not want it');
+  }
   const installed = redisVersion();
   log(installed ? `installed ${installed}` : 'apt-get succeeded but redis-server is still not on PATH; the Redis tests will skip');
 }

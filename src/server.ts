@@ -71,7 +71,13 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const python = createPythonEngine(config, log);
   const pdf = await createPdfEngine(config, log);
   const started = performance.now();
-  await Promise.all([python.start(), pdf.start()]);
+  // A start that fails must not leave worker threads or a Redis client
+  // behind: they would keep the process alive with nothing serving.
+  const abandon = async (err: unknown): Promise<never> => {
+    await Promise.allSettled([python.close(), pdf.close(), storage.close()]);
+    throw err;
+  };
+  await Promise.all([python.start(), pdf.start()]).catch(abandon);
   log.info('engines warm', { ms: Math.round(performance.now() - started), workers: config.workers, texWorkers: config.texWorkers });
 
   const metrics = new Metrics([
@@ -81,6 +87,8 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const cache = metrics.countingCache(storage.cache);
   const renderer = new Renderer({ python, pdf, cache, engineVersion: engineVersion() });
   let stopping = false;
+  // Liveness: can this process render? The token store is left to /ready:
+  // restarting the process would not bring an unreachable Redis back.
   const health = async () => {
     try {
       const out = await within(python.renderHtml(HEALTH_DOCUMENT, 'default'), HEALTH_TIMEOUT_MS, 'the Python engine');
@@ -89,7 +97,6 @@ export async function startServer(config: Config, log: Logger = createLogger(con
         const made = await within(pdf.compile(HEALTH_LATEX), HEALTH_TIMEOUT_MS, 'the TeX engine');
         if (made.subarray(0, 5).toString('latin1') !== '%PDF-') throw new Error('the health PDF is not a PDF');
       }
-      await store.ping();
     } catch (err) {
       throw new ServiceError(503, 'unhealthy', `The service cannot render right now: ${err instanceof ServiceError ? err.code : err instanceof Error ? err.message : 'unknown'}.`, {
         headers: { 'Retry-After': '5' },
@@ -149,7 +156,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
-  });
+  }).catch(abandon);
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;

@@ -17,6 +17,8 @@ import { api, errorOf, form, server } from './support/server.js';
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = path.join(projectRoot, 'test-output', 'screenshots');
 const WAIT_MS = 60_000;
+// Where the page keeps the draft (web/src/main.ts, STORED_DOCUMENT).
+const STORED_KEY = 'rst2.document';
 
 describe('editor page over HTTP', () => {
   let s: RunningServer;
@@ -284,6 +286,18 @@ describe('editor page in Chromium', function () {
     } finally {
       await other.close();
     }
+
+    // In the same profile, opening the link shows the shared document but
+    // leaves the draft kept in this browser alone.
+    const draft = `My own draft\n============\n\nWritten at ${Date.now()}.\n`;
+    await replaceSource(page, draft);
+    await until('the draft to be kept', async () => ((await page.evaluate((key) => localStorage.getItem(key), STORED_KEY)) === draft ? true : undefined));
+    const same = watch(await page.context().newPage());
+    await same.goto(url);
+    await same.locator('#status', { hasText: /^Rendered/ }).waitFor({ timeout: WAIT_MS });
+    expect(await editorText(same)).to.equal(doc);
+    expect(await same.evaluate((key) => localStorage.getItem(key), STORED_KEY)).to.equal(draft);
+    await same.close();
   });
 
   it('links in the preview: within the document they scroll the preview, others open a new tab', async () => {

@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 
 import { expect } from 'chai';
@@ -182,6 +183,26 @@ describe('ops: the serve process', () => {
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code).to.equal(2);
     expect(err).to.include('RST2_WORKERS');
+  });
+
+  it('exits 1, saying why, when its port is taken (no workers left hanging)', async function () {
+    this.timeout(120_000);
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as AddressInfo;
+    try {
+      const child = spawn(process.execPath, [cli, 'serve', '--port', String(port), '--host', '127.0.0.1'], {
+        env: { ...process.env, RST2_WORKERS: '1', RST2_TEX_WORKERS: '1', RST2_DATA_DIR: tempDir('taken'), RST2_LOG_LEVEL: 'silent' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let err = '';
+      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(code).to.equal(1);
+      expect(err).to.match(/cannot start: .*EADDRINUSE/);
+    } finally {
+      blocker.close();
+    }
   });
 
   it('on SIGTERM stops taking requests, finishes the one in flight, and exits 0', async function () {

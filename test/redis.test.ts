@@ -219,9 +219,13 @@ describe('redis shared by two service processes', () => {
     expect(again.status).to.equal(200);
     expect(again.headers.get('x-cache')).to.equal('hit');
 
-    const health = await call(b, '/health');
-    expect(health.status).to.equal(503);
-    expect(health.headers.get('retry-after')).to.match(/^\d+$/);
+    // Liveness stays up (restarting the process would not bring Redis back);
+    // readiness reports the unreachable store.
+    expect((await call(b, '/health')).status).to.equal(200);
+    const ready = await call(b, '/ready');
+    expect(ready.status).to.equal(503);
+    expect(ready.headers.get('retry-after')).to.match(/^\d+$/);
+    expect((await errorOf(ready)).code).to.equal('not_ready');
   });
 
   it('Redis back on the same data: every token saved before is there, token calls work again', async function () {
@@ -244,7 +248,7 @@ describe('redis shared by two service processes', () => {
         expect(await res.text()).to.include(`<title>${titleOf(doc)}</title>`);
       }
     }
-    for (const s of [a, b]) expect((await call(s, '/health')).status).to.equal(200);
+    for (const s of [a, b]) expect((await call(s, '/ready')).status).to.equal(200);
     await makeToken(b, `After Outage On B ${Date.now()}\n`);
   });
 });

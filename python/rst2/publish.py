@@ -90,27 +90,32 @@ def publish(source, writer_name, observers=(), **presentation):
 
 
 _DOCUTILS_ROOT = os.path.dirname(sys.modules["docutils"].__file__) + os.sep
+_OUR_ROOT = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 def _docutils_module(error):
-    """The docutils module where ``error`` was raised, or None if not in docutils.
+    """The docutils module an input made fail, or None when the fault is ours.
 
     Some inputs make docutils itself raise (e.g. a math command without its
     arguments, a substitution defined twice that refers to an undefined
     one). That is a property of the document, so it is a client error, not a
-    fault of the service; an error raised in our own modules stays a 500.
+    fault of the service. The whole stack is read: once docutils is running,
+    a frame of our own package further in (a directive or transform of ours
+    that docutils called) makes it our bug, a 500; libraries docutils calls
+    (Pygments, the standard library) count as docutils.
     """
+    files = []
     frame = error.__traceback__
-    last = None
     while frame is not None:
-        last = frame
+        files.append(frame.tb_frame.f_code.co_filename)
         frame = frame.tb_next
-    if last is None:
+    inside = [i for i, name in enumerate(files) if name.startswith(_DOCUTILS_ROOT)]
+    if not inside:
         return None
-    filename = last.tb_frame.f_code.co_filename
-    if not filename.startswith(_DOCUTILS_ROOT):
+    if any(name.startswith(_OUR_ROOT) for name in files[inside[0]:]):
         return None
-    return os.path.splitext(filename[len(_DOCUTILS_ROOT):])[0].replace(os.sep, ".")
+    last = files[inside[-1]]
+    return os.path.splitext(last[len(_DOCUTILS_ROOT):])[0].replace(os.sep, ".")
 
 
 def document_title(document):

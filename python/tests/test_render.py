@@ -28,6 +28,33 @@ class DocutilsCrashTest(unittest.TestCase):
                 self.assertNotIn("Traceback", out["message"])
 
 
+    def test_a_fault_of_ours_under_docutils_stays_internal(self):
+        import os
+
+        from docutils import nodes, utils
+
+        from rst2 import publish
+
+        # A visitor compiled as if it lived in our package, or elsewhere,
+        # called by docutils' walk(). (assertRaises drops the traceback, so
+        # the error is caught by hand.)
+        code = "class Visitor(nodes.SparseNodeVisitor):\n    def visit_paragraph(self, node):\n        raise ValueError('boom')\n"
+        document = utils.new_document("test")
+        document += nodes.paragraph(text="x")
+
+        def failure(filename):
+            scope = {"nodes": nodes}
+            exec(compile(code, filename, "exec"), scope)
+            try:
+                document.walk(scope["Visitor"](document))
+            except ValueError as error:
+                return error
+            self.fail("the visitor did not raise")
+
+        self.assertIsNone(publish._docutils_module(failure(os.path.join(publish._OUR_ROOT, "visitor.py"))))
+        self.assertEqual(publish._docutils_module(failure("/elsewhere/visitor.py")), "nodes")
+
+
 class RenderHtmlTest(unittest.TestCase):
     def test_complete_page_with_embedded_stylesheet(self):
         out = render_html("Greeting\n========\n\nHello *world*.\n")

@@ -10,7 +10,13 @@ import type { Context, Next } from 'koa';
 import { errorFields, type Logger } from '../log.js';
 import { isServiceError, ServiceError } from './errors.js';
 
+// Set by a route before it failed; they describe a rendering, not an error.
+const SUCCESS_ONLY_HEADERS = ['ETag', 'Content-Disposition', 'X-Cache', 'Content-Security-Policy'];
+
 function send(ctx: Context, err: ServiceError): void {
+  for (const name of SUCCESS_ONLY_HEADERS) ctx.remove(name);
+  // An error (a 503 above all) must never be kept by a cache in place of the document.
+  ctx.set('Cache-Control', 'no-store');
   ctx.status = err.status;
   for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
   ctx.type = 'application/json';

@@ -19,6 +19,7 @@ export function operationOf(route: string | undefined): string {
   const last = route.split('/').pop() ?? '';
   if (last === 'styles' || last === 'classes') return 'list';
   if (route === '/' || route === '/assets/*') return 'editor';
+  if (route.endsWith('/token/:token')) return 'token';
   return ['html', 'pdf', 'check', 'token', 'health', 'ready', 'metrics', 'openapi.json'].includes(last) ? last.replace('.json', '') : 'other';
 }
 
@@ -29,6 +30,8 @@ export function observe(log: Logger, metrics: Metrics) {
     ctx.state.requestId = requestId;
     ctx.state.log = log.child({ requestId });
     ctx.set('X-Request-Id', requestId);
+    // No response of ours is meant to be read as another type than it says.
+    ctx.set('X-Content-Type-Options', 'nosniff');
     const started = performance.now();
     try {
       await next();
@@ -41,7 +44,8 @@ export function observe(log: Logger, metrics: Metrics) {
       const quiet = route === '/metrics' || route === '/health' || route === '/ready';
       (ctx.state.log as Logger)[quiet ? 'debug' : 'info']('request', {
         method: ctx.method,
-        path: ctx.path,
+        // A token is the key to a shared document: keep it out of the log.
+        path: route?.includes(':token') ? route : ctx.path,
         route,
         status: ctx.status,
         ms: Math.round(seconds * 1000),

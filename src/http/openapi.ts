@@ -10,6 +10,7 @@
  */
 import { TOKEN_PATTERN } from '../documents/document.js';
 import type { Catalogue } from '../styles.js';
+import { RENDERED_HTML_CSP } from './csp.js';
 import type { Header, JsonSchema, OpenApiDocument, Operation, Parameter, PathItem, Reference, RequestBody, Response } from './openapi-types.js';
 
 export const OPENAPI_PATH = '/1.0/openapi.json';
@@ -357,7 +358,11 @@ export function buildOpenApi(s: OpenApiSettings): OpenApiDocument {
     sources: ['rst', 'uri', 'token'],
     options: ['HtmlStyle'],
     optionCodes: ['unknown_style'],
-    ok: { description: 'The HTML page.', headers: renderHeaders, content: { 'text/html': { schema: { type: 'string' } } } },
+    ok: {
+      description: 'The HTML page.',
+      headers: { ...renderHeaders, 'Content-Security-Policy': { required: true, schema: { type: 'string', const: RENDERED_HTML_CSP } } },
+      content: { 'text/html': { schema: { type: 'string' } } },
+    },
     cached: true,
     engineCodes: { 422: DOCUTILS_422, 500: ['render_failed'], 503: POOL_503 },
   };

@@ -10,6 +10,7 @@ import type { Operation, Renderer } from '../renderer.js';
 import type { Catalogue } from '../styles.js';
 import type { TokenStore } from '../store/token-store.js';
 import { ServiceError } from './errors.js';
+import { RENDERED_HTML_CSP } from './csp.js';
 import { etagMatches } from './etag.js';
 import { checkKnown, choice, resolveDocument, tokenText, type InputDeps, type Source } from './input.js';
 import { xmlList } from './lists.js';
@@ -30,6 +31,7 @@ export interface RouteDeps extends InputDeps {
 export const API_PREFIX = '/1.0/rst2';
 
 const YES_NO = ['yes', 'no'] as const;
+
 
 interface RenderRoute {
   op: Operation;
@@ -87,6 +89,7 @@ export function buildRouter(deps: RouteDeps): Router {
       // Whether this instance found the rendering in its cache (local or shared).
       ctx.set('X-Cache', rendering.cache);
       if (rendering.filename) ctx.set('Content-Disposition', `inline; filename="${rendering.filename}"`);
+      if (route.op === 'html') ctx.set('Content-Security-Policy', RENDERED_HTML_CSP);
       ctx.body = rendering.body;
     };
     router.get(`${API_PREFIX}/${path}`, handler);

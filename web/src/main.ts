@@ -72,6 +72,7 @@ function report(note: string, error = false): void {
 }
 
 const tokenInUrl = new URLSearchParams(location.search).get('token');
+let openingShared = false;
 
 const live = new Live({
   delayMs: DEBOUNCE_MS,
@@ -88,7 +89,9 @@ const editor = createSourceEditor(ui.editor, {
   text: stored.get(STORED_DOCUMENT) ?? SAMPLE,
   labelledBy: 'source-heading',
   onChange(text) {
-    stored.set(STORED_DOCUMENT, text);
+    // Opening a shared link must not overwrite the draft kept here; editing
+    // the shared document afterwards makes it the draft, like any edit.
+    if (!openingShared) stored.set(STORED_DOCUMENT, text);
     // The address no longer names this document once it is edited.
     if (location.search) history.replaceState(null, '', location.pathname);
     ui.shareBox.hidden = true;
@@ -115,7 +118,13 @@ async function loadChoices(): Promise<void> {
 
 async function openSharedDocument(token: string): Promise<void> {
   try {
-    editor.setText(await tokenSource(token));
+    const text = await tokenSource(token);
+    openingShared = true;
+    try {
+      editor.setText(text);
+    } finally {
+      openingShared = false;
+    }
     // setText counts as an edit; the address still names this very document.
     history.replaceState(null, '', `${location.pathname}?token=${encodeURIComponent(token)}`);
     report('Opened the shared document.');
