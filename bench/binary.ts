@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { projectRoot } from '../src/paths.js';
+import { readServeOutput } from '../test/support/listening.js';
 import { fmt, median } from './support.js';
 
 const runsArg = process.argv.indexOf('--runs');
@@ -37,16 +38,7 @@ async function timeToReady(command: string, args: string[], env: NodeJS.ProcessE
   const child = spawn(command, [...args, '--port', '0', '--host', '127.0.0.1'], { cwd: top, env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let log = '';
-      child.stderr.setEncoding('utf8');
-      child.stderr.on('data', (chunk: string) => {
-        log += chunk;
-        const m = /^\{.*"msg":"listening".*$/m.exec(log);
-        if (m) resolve((JSON.parse(m[0]) as { url: string }).url);
-      });
-      void exited.then((code) => reject(new Error(`${command} exited with ${code}: ${log.slice(-1000)}`)));
-    });
+    const url = await readServeOutput(child, command).url;
     const res = await fetch(`${url}/health`);
     if (res.status !== 200) throw new Error(`/health answered ${res.status}`);
     return performance.now() - started;

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { projectRoot } from '../src/paths.js';
+import { readServeOutput } from '../test/support/listening.js';
 
 export interface InstanceProcess {
   url: string;
@@ -25,26 +26,7 @@ export async function startInstance(env: Record<string, string>): Promise<Instan
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  let tail = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    let pending = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      pending += chunk.toString('utf8');
-      tail = (tail + chunk.toString('utf8')).slice(-3000);
-      let newline: number;
-      while ((newline = pending.indexOf('\n')) >= 0) {
-        const line = pending.slice(0, newline);
-        pending = pending.slice(newline + 1);
-        try {
-          const entry = JSON.parse(line) as { msg?: string; url?: string };
-          if (entry.msg === 'listening' && entry.url) resolve(entry.url);
-        } catch {
-          // not a log line
-        }
-      }
-    });
-    void exited.then((code) => reject(new Error(`rst2 serve exited with ${code} before listening: ${tail}`)));
-  });
+  const url = await readServeOutput(child).url;
   const pid = child.pid!;
   const kb = (status: string, field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
   return {

@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { paths, projectRoot } from '../src/paths.js';
+import { readServeOutput } from './support/listening.js';
 import { pdfPages } from './support/pdf.js';
 
 const BUILD_TIMEOUT_MS = 900_000;
@@ -122,16 +123,7 @@ describe('single binary', function () {
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let log = '';
-        child.stderr.setEncoding('utf8');
-        child.stderr.on('data', (chunk: string) => {
-          log += chunk;
-          const m = /^\{.*"msg":"listening".*$/m.exec(log);
-          if (m) resolve((JSON.parse(m[0]) as { url: string }).url);
-        });
-        void exited.then((code) => reject(new Error(`serve exited with ${code}: ${log.slice(-2000)}`)));
-      });
+      const url = await readServeOutput(child).url;
       const health = await fetch(`${url}/health`);
       expect(health.status).to.equal(200);
       expect(((await health.json()) as { status: string }).status).to.equal('ok');

@@ -13,6 +13,7 @@ import { ConfigError, loadConfig } from '../src/config.js';
 import { createLogger } from '../src/log.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import { projectRoot } from '../src/paths.js';
+import { readServeOutput } from './support/listening.js';
 import { form, server, tempDir } from './support/server.js';
 
 /** The value of one series in Prometheus text, or undefined. */
@@ -211,15 +212,8 @@ describe('ops: the serve process', () => {
       env: { ...process.env, RST2_WORKERS: '1', RST2_TEX_WORKERS: '1', RST2_DATA_DIR: tempDir('sigterm'), RST2_LOG_LEVEL: 'info' },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
-    let log = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stderr.on('data', (d: Buffer) => {
-        log += d.toString();
-        const m = /"msg":"listening".*?"url":"([^"]+)"|"url":"([^"]+)".*?"msg":"listening"/.exec(log);
-        if (m) resolve(m[1] ?? m[2] ?? '');
-      });
-      child.on('exit', (code) => reject(new Error(`serve exited ${code} before listening: ${log.slice(-500)}`)));
-    });
+    const output = readServeOutput(child);
+    const url = await output.url;
     const doc = Array.from({ length: 400 }, (_, i) => `Part ${i}\n${'='.repeat(10)}\n\nText *${i}*.\n`).join('\n');
     const inFlight = fetch(`${url}/1.0/rst2/html`, { method: 'POST', headers: { 'Content-Type': 'text/x-rst' }, body: doc });
     await new Promise((r) => setTimeout(r, 50));
@@ -229,6 +223,6 @@ describe('ops: the serve process', () => {
     expect(res.status).to.equal(200);
     expect(await res.text()).to.include('Part 399');
     expect(await exited).to.equal(0);
-    expect(log).to.include('"signal":"SIGTERM"');
+    expect(output.log()).to.include('"signal":"SIGTERM"');
   });
 });
