@@ -13,19 +13,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { paths, projectRoot } from '../src/paths.js';
+import { projectRoot } from '../src/paths.js';
+import { GOOD, haveTex } from './support/fixtures.js';
 import { readServeOutput } from './support/listening.js';
 import { pdfPages } from './support/pdf.js';
 
 const BUILD_TIMEOUT_MS = 900_000;
-const haveTex = fs.existsSync(path.join(paths.texDir, 'manifest.json'));
-
-const GOOD = `==============
-Quarterly Note
-==============
-
-The zeppelin *quietly* crossed the fjord.
-`;
 
 const BAD = `Title
 =====

@@ -10,16 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { paths, projectRoot } from '../src/paths.js';
+import { GOOD, haveTex } from './support/fixtures.js';
 
 const CLI = path.join(projectRoot, 'dist', 'src', 'cli.js');
-const haveTex = fs.existsSync(path.join(paths.texDir, 'manifest.json'));
-
-const GOOD = `==============
-Quarterly Note
-==============
-
-The zeppelin *quietly* crossed the fjord.
-`;
 
 const BAD = `Title
 =====
