@@ -9,7 +9,12 @@ from .publish import document_title, publish
 
 STYLES_DIR = os.environ.get("RST2_STYLES_DIR", "/rst2/styles")
 
-LATEX_CLASSES = ("article", "report", "book", "scrartcl", "scrreprt", "scrbook")
+
+def _latex_classes():
+    """The classes a client may choose: latex/classes.txt, shared with the TypeScript side."""
+    with open(os.path.join(STYLES_DIR, "latex", "classes.txt"), encoding="utf-8") as listed:
+        lines = (line.strip() for line in listed)
+        return {line for line in lines if line and not line.startswith("#")}
 
 
 def _style_file(kind, name, suffix):
@@ -40,7 +45,7 @@ def render_latex(source, options=None):
     """LaTeX for pdfTeX; refuses documents with images (not supported in PDF)."""
     options = dict(options or {})
     documentclass = options.get("class", "article")
-    if documentclass not in LATEX_CLASSES:
+    if documentclass not in _latex_classes():
         raise ValueError("unknown LaTeX class %r" % documentclass)
     parts, document = publish(
         source,

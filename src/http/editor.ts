@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Context, Next } from 'koa';
 
 import type { Logger } from '../log.js';
-import { ServiceError } from './errors.js';
+import { Code, ServiceError } from '../errors.js';
 import { etagMatches } from './etag.js';
 
 interface StaticFile {
@@ -78,11 +78,12 @@ export function editorPage(dir: string, log: Logger) {
   return async (ctx: Context, next: Next): Promise<void> => {
     const file = files.get(ctx.path);
     if (!file) {
-      if (ctx.path === '/') throw new ServiceError(404, 'not_found', 'The editor page is not built on this server (npm run build builds it); the API lives under /1.0/rst2/.');
+      if (ctx.path === '/') throw new ServiceError(Code.not_found, 'The editor page is not built on this server (npm run build builds it); the API lives under /1.0/rst2/.');
       return next();
     }
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-      throw new ServiceError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; use GET, HEAD.`, { headers: { Allow: 'GET, HEAD' } });
+      ctx.set('Allow', 'GET, HEAD');
+      throw new ServiceError(Code.method_not_allowed, `${ctx.method} is not allowed on ${ctx.path}; use GET, HEAD.`);
     }
     // For metrics and logs: one series for the page, one for all assets.
     ctx.state.route = file.page ? '/' : '/assets/*';

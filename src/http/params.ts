@@ -11,7 +11,7 @@ import fs from 'node:fs/promises';
 import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
 
-import { ServiceError } from './errors.js';
+import { Code, ServiceError } from '../errors.js';
 
 export type Params = Map<string, string>;
 
@@ -21,7 +21,7 @@ function decodeUtf8(bytes: Uint8Array, what: string): string {
   try {
     return strictUtf8.decode(bytes);
   } catch {
-    throw new ServiceError(400, 'invalid_utf8', `${what} is not valid UTF-8.`);
+    throw new ServiceError(Code.invalid_utf8, `${what} is not valid UTF-8.`);
   }
 }
 
@@ -31,7 +31,7 @@ function percentDecode(text: string, what: string): string {
     const c = text.charCodeAt(i);
     if (c === 0x25 /* % */) {
       const hex = text.slice(i + 1, i + 3);
-      if (!/^[0-9a-fA-F]{2}$/.test(hex)) throw new ServiceError(400, 'bad_request', `${what} has a malformed percent-escape near ${JSON.stringify(text.slice(i, i + 3))}.`);
+      if (!/^[0-9a-fA-F]{2}$/.test(hex)) throw new ServiceError(Code.bad_request, `${what} has a malformed percent-escape near ${JSON.stringify(text.slice(i, i + 3))}.`);
       bytes.push(parseInt(hex, 16));
       i += 2;
     } else if (c === 0x2b /* + */) bytes.push(0x20);
@@ -55,7 +55,7 @@ export function parseUrlencoded(raw: Buffer, what: string): Array<[string, strin
 }
 
 function tooLarge(maxBytes: number): ServiceError {
-  return new ServiceError(413, 'body_too_large', `The request body is larger than ${maxBytes} bytes.`, { details: { maxBytes } });
+  return new ServiceError(Code.body_too_large, `The request body is larger than ${maxBytes} bytes.`, { details: { maxBytes } });
 }
 
 async function readBody(ctx: Context, maxBytes: number): Promise<Buffer> {
@@ -77,7 +77,7 @@ async function readBody(ctx: Context, maxBytes: number): Promise<Buffer> {
 
 function addAll(params: Params, pairs: Iterable<[string, string]>): void {
   for (const [name, value] of pairs) {
-    if (params.has(name)) throw new ServiceError(400, 'duplicate_parameter', `The parameter "${name}" is given more than once.`, { details: { parameter: name } });
+    if (params.has(name)) throw new ServiceError(Code.duplicate_parameter, `The parameter "${name}" is given more than once.`, { details: { parameter: name } });
     params.set(name, value);
   }
 }
@@ -96,7 +96,7 @@ async function multipart(ctx: Context, maxBytes: number): Promise<Array<[string,
     onError: (err: Error) => {
       const code = (err as Error & { httpCode?: number }).httpCode;
       if (code === 413 || /maxFileSize|maxTotalFileSize|maxFieldsSize|exceeded/i.test(err.message)) throw tooLarge(maxBytes);
-      throw new ServiceError(400, 'bad_multipart', 'The multipart form data could not be parsed.', { cause: err });
+      throw new ServiceError(Code.bad_multipart, 'The multipart form data could not be parsed.', { cause: err });
     },
   });
   await parse(ctx, async () => {});
@@ -106,7 +106,7 @@ async function multipart(ctx: Context, maxBytes: number): Promise<Array<[string,
     for (const v of Array.isArray(value) ? value : [value]) {
       // formidable has already decoded fields, replacing invalid bytes with
       // U+FFFD; seeing one is our only sign that the client sent bad bytes.
-      if (v.includes('\uFFFD')) throw new ServiceError(400, 'invalid_utf8', `The form field "${name}" is not valid UTF-8.`);
+      if (v.includes('\uFFFD')) throw new ServiceError(Code.invalid_utf8, `The form field "${name}" is not valid UTF-8.`);
       pairs.push([name, v]);
     }
   }
@@ -135,15 +135,13 @@ export async function readParams(ctx: Context, maxBodyBytes: number): Promise<Pa
   else if (type === 'text/x-rst' || type === 'text/plain' || type === 'text/prs.fallenstein.rst') {
     const charset = (ctx.request.charset || 'utf-8').toLowerCase();
     if (charset !== 'utf-8' && charset !== 'utf8') {
-      throw new ServiceError(415, 'unsupported_charset', `Only UTF-8 bodies are accepted, not ${JSON.stringify(charset)}.`);
+      throw new ServiceError(Code.unsupported_charset, `Only UTF-8 bodies are accepted, not ${JSON.stringify(charset)}.`);
     }
     addAll(params, [['rst', decodeUtf8(await readBody(ctx, maxBodyBytes), 'The request body')]]);
   } else if (type === '' && Number(ctx.get('content-length') || 0) === 0) {
     // A POST with nothing in it: only the query string counts.
   } else {
-    throw new ServiceError(
-      415,
-      'unsupported_media_type',
+    throw new ServiceError(Code.unsupported_media_type,
       `POST bodies must be application/x-www-form-urlencoded, multipart/form-data, text/x-rst or text/plain, not ${JSON.stringify(type || 'none')}.`,
     );
   }

@@ -4,7 +4,7 @@
  */
 import { Worker } from 'node:worker_threads';
 
-import { ServiceError } from '../../http/errors.js';
+import { Code, ServiceError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { WorkerPool, type PoolStats } from '../worker-pool.js';
 import { ensureSnapshot } from './snapshot.js';
@@ -44,7 +44,7 @@ export class PythonEngine {
       timeoutMs: opts.timeoutMs,
       graceMs: INTERRUPT_GRACE_MS,
       log: opts.log,
-      timeoutError: () => new ServiceError(422, 'render_timeout', `The document took longer than ${opts.timeoutMs} ms to render.`),
+      timeoutError: () => new ServiceError(Code.render_timeout, `The document took longer than ${opts.timeoutMs} ms to render.`),
       spawn: () => {
         const interrupt = new SharedArrayBuffer(4);
         const workerData: PythonWorkerData = {

@@ -5,7 +5,7 @@
  */
 import { Worker } from 'node:worker_threads';
 
-import { ServiceError } from '../../http/errors.js';
+import { Code, ServiceError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { WorkerPool, type PoolStats } from '../worker-pool.js';
 import type { PdfEngine } from './pdf-engine.js';
@@ -37,7 +37,7 @@ export class TexEngine implements PdfEngine {
       timeoutMs: this.opts.timeoutMs,
       graceMs: 0,
       log: this.opts.log,
-      timeoutError: () => new ServiceError(422, 'render_timeout', `The document took longer than ${this.opts.timeoutMs} ms to typeset.`),
+      timeoutError: () => new ServiceError(Code.render_timeout, `The document took longer than ${this.opts.timeoutMs} ms to typeset.`),
       spawn: () => ({
         worker: new Worker(new URL('./worker.js', import.meta.url), {
           workerData: { texDir: this.opts.texDir, module, maxRuns: MAX_RUNS },
@@ -59,7 +59,7 @@ export class TexEngine implements PdfEngine {
   }
 
   async compile(latex: string): Promise<Buffer> {
-    if (!this.pool) throw new ServiceError(503, 'pdf_unavailable', 'The PDF engine is not started.', { headers: { 'Retry-After': '5' } });
+    if (!this.pool) throw new ServiceError(Code.pdf_unavailable, 'The PDF engine is not started.');
     return Buffer.from(await this.pool.run<ArrayBuffer>({ latex }));
   }
 

@@ -6,7 +6,9 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 
+import { Code } from '../../errors.js';
 import type { JobFailure, WorkerMessage } from '../worker-pool.js';
+import { relevantLogLines } from './log-lines.js';
 import { runPdftex } from './pdftex-run.js';
 
 interface TexWorkerData {
@@ -18,21 +20,6 @@ interface TexWorkerData {
 const data = workerData as TexWorkerData;
 const port = parentPort!;
 
-/** The lines of a TeX log that say what went wrong: each `!` error with its context. */
-export function relevantLogLines(log: string, max = 20): string {
-  const lines = log.split('\n');
-  const picked: string[] = [];
-  for (let i = 0; i < lines.length && picked.length < max; i++) {
-    if (lines[i]!.startsWith('!')) {
-      for (let j = i; j < Math.min(lines.length, i + 6) && picked.length < max; j++) {
-        picked.push(lines[j]!);
-        if (j > i && /^l\.\d+/.test(lines[j]!)) break;
-      }
-    }
-  }
-  return picked.join('\n');
-}
-
 async function compile(latex: string): Promise<{ ok: true; pdf: Uint8Array } | { ok: false; error: JobFailure }> {
   const result = await runPdftex({ module: data.module, texDir: data.texDir, files: { 'document.tex': latex }, main: 'document.tex', maxRuns: data.maxRuns });
   if (result.pdf && result.exitCode === 0) return { ok: true, pdf: result.pdf };
@@ -40,8 +27,7 @@ async function compile(latex: string): Promise<{ ok: true; pdf: Uint8Array } | {
   return {
     ok: false,
     error: {
-      status: 422,
-      code: 'latex_failed',
+      code: Code.latex_failed,
       message: `LaTeX could not typeset this document${excerpt ? `:\n${excerpt}` : ` (pdfTeX exit code ${result.exitCode}).`}`,
       detail: result.log.slice(-4000),
     },
@@ -79,7 +65,7 @@ try {
         type: 'done',
         id: msg.id,
         ok: false,
-        error: { status: 500, code: 'pdf_failed', message: 'The PDF engine failed on this document.', detail: err instanceof Error ? err.stack : String(err) },
+        error: { code: Code.pdf_failed, message: 'The PDF engine failed on this document.', detail: err instanceof Error ? err.stack : String(err) },
       };
     }
     port.postMessage(reply);
