@@ -20,29 +20,31 @@ export interface ErrorEntry {
   exit?: 2;
   /** One line, for the README and the OpenAPI description. */
   meaning: string;
+  /** The JSON fields the error carries next to code and message. */
+  details?: readonly string[];
 }
 
 // Grouped by status, in the order the README lists them.
 const CATALOGUE = {
-  input_missing: { status: 400, meaning: 'none of `rst`, `uri`, `token` was given' },
-  input_ambiguous: { status: 400, meaning: 'more than one of `rst`, `uri`, `token` was given' },
-  unknown_parameter: { status: 400, meaning: 'a parameter the operation does not take (`parameter`, `accepted`)' },
-  duplicate_parameter: { status: 400, meaning: 'a parameter given twice, in the query string or body or across both (`parameter`)' },
-  unknown_style: { status: 400, exit: 2, meaning: 'a `style` that is not in the list (`valid`)' },
-  unknown_class: { status: 400, exit: 2, meaning: 'a `class` that is not in the list (`valid`)' },
-  unknown_use_latex_toc: { status: 400, exit: 2, meaning: '`use-latex-toc` other than `yes` or `no` (`valid`)' },
+  input_missing: { status: 400, meaning: 'none of `rst`, `uri`, `token` was given', details: ['accepted'] },
+  input_ambiguous: { status: 400, meaning: 'more than one of `rst`, `uri`, `token` was given', details: ['given'] },
+  unknown_parameter: { status: 400, meaning: 'a parameter the operation does not take', details: ['parameter', 'accepted'] },
+  duplicate_parameter: { status: 400, meaning: 'a parameter given twice, in the query string or body or across both', details: ['parameter'] },
+  unknown_style: { status: 400, exit: 2, meaning: 'a `style` that is not in the list', details: ['style', 'valid'] },
+  unknown_class: { status: 400, exit: 2, meaning: 'a `class` that is not in the list', details: ['class', 'valid'] },
+  unknown_use_latex_toc: { status: 400, exit: 2, meaning: '`use-latex-toc` other than `yes` or `no`', details: ['use-latex-toc', 'valid'] },
   token_invalid: { status: 400, meaning: 'a token that is not 32 lowercase hexadecimal characters' },
   invalid_utf8: { status: 400, meaning: 'bytes that are not valid UTF-8, in the query string, a form field, a file or the body' },
   bad_request: { status: 400, meaning: 'a malformed percent-escape in the query string or form' },
   bad_multipart: { status: 400, meaning: 'multipart form data that cannot be parsed' },
   uri_invalid: { status: 400, meaning: '`uri` (or a redirect) is not an absolute http/https URL without credentials' },
-  uri_forbidden_address: { status: 400, meaning: '`uri` (or a redirect) leads to an address that is not public (`addressClass`)' },
+  uri_forbidden_address: { status: 400, meaning: '`uri` (or a redirect) leads to an address that is not public', details: ['addressClass'] },
   uri_not_utf8: { status: 400, meaning: 'the document at `uri` is not valid UTF-8' },
   token_not_found: { status: 404, meaning: 'no document is stored under the token' },
   not_found: { status: 404, meaning: 'no such path' },
   method_not_allowed: { status: 405, meaning: 'the path does not take this method (with `Allow`)' },
-  body_too_large: { status: 413, meaning: 'the request body is larger than `RST2_MAX_BODY_BYTES` (`maxBytes`)' },
-  uri_too_large: { status: 413, meaning: 'the document at `uri` is larger than `RST2_URI_MAX_BYTES` (`maxBytes`)' },
+  body_too_large: { status: 413, meaning: 'the request body is larger than `RST2_MAX_BODY_BYTES`', details: ['maxBytes'] },
+  uri_too_large: { status: 413, meaning: 'the document at `uri` is larger than `RST2_URI_MAX_BYTES`', details: ['maxBytes'] },
   unsupported_media_type: { status: 415, meaning: 'a POST body that is not urlencoded, multipart, text/x-rst or text/plain' },
   unsupported_charset: { status: 415, meaning: 'a raw body with a charset other than UTF-8' },
   render_timeout: { status: 422, meaning: 'rendering took longer than `RST2_RENDER_TIMEOUT_MS` (typesetting: `RST2_PDF_TIMEOUT_MS`)' },
@@ -56,16 +58,16 @@ const CATALOGUE = {
   internal: { status: 500, meaning: 'any other bug: the log has the details under the request id' },
   not_implemented: { status: 501, meaning: 'a method the service does not know at all' },
   uri_unreachable: { status: 502, meaning: 'the server of `uri` cannot be reached (DNS or connection)' },
-  uri_upstream_status: { status: 502, meaning: 'the server of `uri` answered with an error status (`upstreamStatus`)' },
-  uri_too_many_redirects: { status: 502, meaning: 'the server of `uri` redirects more than `RST2_URI_MAX_REDIRECTS` times (`maxRedirects`)' },
-  overloaded: { status: 503, retryAfter: 1, meaning: "every worker of the engine is busy and its queue is full (`RST2_QUEUE_LIMIT`)" },
+  uri_upstream_status: { status: 502, meaning: 'the server of `uri` answered with an error status', details: ['upstreamStatus'] },
+  uri_too_many_redirects: { status: 502, meaning: 'the server of `uri` redirects more than `RST2_URI_MAX_REDIRECTS` times', details: ['maxRedirects'] },
+  overloaded: { status: 503, retryAfter: 1, meaning: 'every worker of the engine is busy and its queue is full (`RST2_QUEUE_LIMIT`)' },
   engine_crashed: { status: 503, retryAfter: 1, meaning: 'the worker rendering the document failed; it has been replaced' },
   shutting_down: { status: 503, retryAfter: 1, meaning: 'the instance is stopping' },
   store_unavailable: { status: 503, retryAfter: 5, meaning: 'the token store cannot be read or written now' },
   unhealthy: { status: 503, retryAfter: 5, meaning: '`/health`: a document does not render now' },
-  not_ready: { status: 503, retryAfter: 2, meaning: '`/ready`: starting, stopping, or the token store is unreachable (`problems`)' },
+  not_ready: { status: 503, retryAfter: 2, meaning: '`/ready`: starting, stopping, or the token store is unreachable', details: ['problems'] },
   pdf_unavailable: { status: 503, retryAfter: 5, meaning: 'pdfTeX is not built on this server (`Retry-After: 3600`) or not started' },
-  uri_timeout: { status: 504, meaning: 'the server of `uri` took longer than `RST2_URI_TIMEOUT_MS` (`timeoutMs`)' },
+  uri_timeout: { status: 504, meaning: 'the server of `uri` took longer than `RST2_URI_TIMEOUT_MS`', details: ['timeoutMs'] },
   // Only the command line gives these.
   unreadable: { status: null, meaning: 'the input file cannot be read' },
   unwritable: { status: null, meaning: 'the output file cannot be written' },

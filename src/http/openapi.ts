@@ -10,7 +10,7 @@
  * JSON bodies, the prose, and how the table's facts map onto OpenAPI.
  */
 import { TOKEN_PATTERN } from '../documents/document.js';
-import { Code, ERRORS, httpStatus, STATUS_MEANING, type ErrorCode } from '../errors.js';
+import { Code, ERRORS, httpCodes, httpStatus, STATUS_MEANING, type ErrorCode } from '../errors.js';
 import { OPTIONS } from '../options.js';
 import type { Catalogue } from '../styles.js';
 import type { Header, JsonSchema, OpenApiDocument, Operation, Parameter, PathItem, Reference, RequestBody, Response } from './openapi-types.js';
@@ -264,20 +264,31 @@ const HEADERS: Record<string, Header> = {
   Allow: required({ type: 'string' }, 'The methods the path accepts.'),
 };
 
-/** Fields an error may carry next to code and message, by the codes that set them. */
-const ERROR_DETAILS: Record<string, JsonSchema> = {
-  parameter: { type: 'string', description: '`unknown_parameter`, `duplicate_parameter`: the parameter.' },
-  accepted: { type: 'array', items: { type: 'string' }, description: '`unknown_parameter`, `input_missing`: the parameters accepted.' },
-  given: { type: 'array', items: { type: 'string' }, description: '`input_ambiguous`: the inputs given.' },
-  valid: { type: 'array', items: { type: 'string' }, description: `${Object.values(OPTIONS).map((o) => `\`${o.code}\``).join(', ')}: the valid values.` },
-  ...Object.fromEntries(Object.values(OPTIONS).map((o) => [o.name, { type: 'string', description: `\`${o.code}\`: the value given (at most 100 characters).` } satisfies JsonSchema])),
-  maxBytes: { type: 'integer', description: '`body_too_large`, `uri_too_large`: the limit.' },
-  addressClass: { type: 'string', description: '`uri_forbidden_address`: the kind of address refused, e.g. `loopback`.' },
-  upstreamStatus: { type: 'integer', description: '`uri_upstream_status`: the status of the `uri` server.' },
-  maxRedirects: { type: 'integer', description: '`uri_too_many_redirects`: the limit.' },
-  timeoutMs: { type: 'integer', description: '`uri_timeout`: the limit.' },
-  problems: { type: 'array', items: { type: 'string' }, description: '`not_ready`: what keeps the instance from taking traffic.' },
+/** The details fields errors carry (errors.ts), by name: their type and what they hold. */
+const DETAIL_FIELDS: Record<string, JsonSchema> = {
+  parameter: { type: 'string', description: 'the parameter' },
+  accepted: { type: 'array', items: { type: 'string' }, description: 'the parameters accepted' },
+  given: { type: 'array', items: { type: 'string' }, description: 'the inputs given' },
+  valid: { type: 'array', items: { type: 'string' }, description: 'the valid values' },
+  maxBytes: { type: 'integer', description: 'the limit' },
+  addressClass: { type: 'string', description: 'the kind of address refused, e.g. `loopback`' },
+  upstreamStatus: { type: 'integer', description: 'the status of the `uri` server' },
+  maxRedirects: { type: 'integer', description: 'the limit' },
+  timeoutMs: { type: 'integer', description: 'the limit' },
+  problems: { type: 'array', items: { type: 'string' }, description: 'what keeps the instance from taking traffic' },
 };
+
+/** Every details field of the catalogue, described with the codes that carry it; an option's own field holds the value given. */
+function errorDetails(): Record<string, JsonSchema> {
+  const carriers = new Map<string, ErrorCode[]>();
+  for (const code of httpCodes()) for (const field of ERRORS[code].details ?? []) carriers.set(field, [...(carriers.get(field) ?? []), code]);
+  return Object.fromEntries(
+    [...carriers].map(([field, codes]) => {
+      const { description = 'the value given (at most 100 characters)', ...schema } = DETAIL_FIELDS[field] ?? { type: 'string' };
+      return [field, { ...schema, description: `${codes.map((c) => `\`${c}\``).join(', ')}: ${description}.` }];
+    }),
+  );
+}
 
 const POOL_STATS: JsonSchema = {
   type: 'object',
@@ -298,7 +309,7 @@ const SCHEMAS: Record<string, JsonSchema> = {
         properties: {
           code: { type: 'string', pattern: '^[a-z][a-z0-9_]*$', description: 'Stable, for programs.' },
           message: { type: 'string', description: 'For people; safe to show.' },
-          ...ERROR_DETAILS,
+          ...errorDetails(),
         },
       },
     },

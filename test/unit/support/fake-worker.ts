@@ -1,0 +1,63 @@
+/**
+ * A worker thread that speaks the pool's protocol (worker-pool.ts) and
+ * renders nothing: each job says what to do (answer, wait, fail, crash,
+ * spin), so the pool's handling of every case can be seen in milliseconds.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+
+import type { WorkerMessage } from '../../../src/engines/worker-pool.js';
+import { Code, type ErrorCode } from '../../../src/errors.js';
+
+export interface FakeWorkerData {
+  /** How the worker starts: ready, reports a failure, or exits. */
+  start: 'ready' | 'fail' | 'exit';
+  /** The pool sets its first Int32 to ask a spinning job to stop. */
+  interrupt?: SharedArrayBuffer;
+}
+
+export type FakeJob =
+  | { do: 'echo'; value: unknown }
+  | { do: 'sleep'; ms: number; value: unknown }
+  | { do: 'fail'; code: ErrorCode; message: string; detail?: string }
+  | { do: 'exit' }
+  | { do: 'throw' }
+  /** Busy until interrupted (then answers render_timeout), or for ever without an interrupt. */
+  | { do: 'spin' };
+
+const data = workerData as FakeWorkerData;
+const port = parentPort!;
+const interrupt = data.interrupt ? new Int32Array(data.interrupt) : undefined;
+
+function reply(msg: WorkerMessage): void {
+  port.postMessage(msg);
+}
+
+if (data.start === 'exit') process.exit(3);
+if (data.start === 'fail') reply({ type: 'failed', message: 'the fake worker cannot start' });
+else {
+  port.on('message', (msg: { type: 'job'; id: number; payload: FakeJob }) => {
+    const { id, payload: job } = msg;
+    switch (job.do) {
+      case 'echo':
+        return reply({ type: 'done', id, ok: true, value: job.value });
+      case 'sleep':
+        setTimeout(() => reply({ type: 'done', id, ok: true, value: job.value }), job.ms);
+        return;
+      case 'fail':
+        return reply({ type: 'done', id, ok: false, error: { code: job.code, message: job.message, detail: job.detail } });
+      case 'exit':
+        process.exit(1);
+        return;
+      case 'throw':
+        throw new Error('the fake worker threw');
+      case 'spin': {
+        if (interrupt) Atomics.store(interrupt, 0, 0);
+        while (!interrupt || Atomics.load(interrupt, 0) === 0) {
+          // A render stuck in C would look like this to the pool.
+        }
+        return reply({ type: 'done', id, ok: false, error: { code: Code.render_timeout, message: 'interrupted' } });
+      }
+    }
+  });
+  reply({ type: 'ready' });
+}
