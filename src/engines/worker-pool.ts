@@ -38,6 +38,8 @@ export interface PoolOptions {
   timeoutMs: number;
   /** After a soft interrupt, how long the job may take to stop before its worker is terminated. */
   graceMs: number;
+  /** The first wait before restarting a worker that failed to start; it doubles each time (default 500 ms). */
+  startBackoffMs?: number;
   spawn: () => WorkerHandle;
   /** The error a job gets when its worker had to be terminated at the deadline. */
   timeoutError: () => ServiceError;
@@ -255,7 +257,7 @@ export class WorkerPool {
     if (this.closed) return;
     this.restarts++;
     // Back off when workers cannot even start, so a broken install does not spin.
-    const delay = reason === 'failed-start' ? Math.min(30_000, 500 * 2 ** slot.startFailures) : 0;
+    const delay = reason === 'failed-start' ? Math.min(30_000, (this.opts.startBackoffMs ?? 500) * 2 ** slot.startFailures) : 0;
     setTimeout(() => {
       if (this.closed) return;
       const index = this.slots.indexOf(slot);

@@ -30,6 +30,7 @@ function makePool(options: Partial<PoolOptions> & { start?: FakeWorkerData['star
     queueLimit: 4,
     timeoutMs: 2000,
     graceMs: 200,
+    startBackoffMs: 20,
     log: createLogger('debug', (line) => log.push(JSON.parse(line) as Record<string, unknown>)),
     timeoutError: () => new ServiceError(Code.render_timeout, 'past the deadline'),
     spawn: () => {
