@@ -22,7 +22,7 @@ import { Metrics } from './metrics.js';
 import { paths } from './paths.js';
 import { healthProbe, readinessProbe } from './probes.js';
 import { Renderer } from './renderer.js';
-import { createStorage } from './store/create.js';
+import { createStorage } from './storage.js';
 import { loadCatalogue } from './styles.js';
 import { readVersions } from './versions.js';
 

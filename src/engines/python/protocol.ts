@@ -19,5 +19,6 @@ export interface PythonWorkerData {
 
 export interface HtmlResult { html: string; title: string }
 export interface LatexResult { latex: string; title: string }
-export interface CheckItem { message: string; type: string; line: number | null; context: string }
+/** One problem `check` reports (docutils' system messages of level warning and above); the editor page reads the same type. */
+export interface CheckItem { message: string; type: 'warning' | 'error' | 'severe'; line: number | null; context: string }
 export interface CheckResult { messages: CheckItem[] }
