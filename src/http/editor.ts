@@ -13,6 +13,7 @@ import type { Context, Next } from 'koa';
 import type { Logger } from '../log.js';
 import { Code, ServiceError } from '../errors.js';
 import { etagMatches } from './etag.js';
+import { CACHE_CONTROL } from './operations.js';
 
 interface StaticFile {
   body: Buffer;
@@ -61,7 +62,7 @@ function readFiles(dir: string): Map<string, StaticFile> {
   };
   // The page names its assets by content hash, so they never change under a
   // name and can be cached for good; the page itself is revalidated.
-  add('/', path.join(dir, 'index.html'), 'no-cache', true);
+  add('/', path.join(dir, 'index.html'), CACHE_CONTROL.revalidate, true);
   const assets = path.join(dir, 'assets');
   for (const name of fs.readdirSync(assets)) add(`/assets/${name}`, path.join(assets, name), 'public, max-age=31536000, immutable', false);
   return files;

@@ -332,3 +332,35 @@ export function operationErrors(op: OperationEntry, method: Method): ErrorCode[]
   codes.push(...op.errors, Code.internal);
   return [...new Set(codes)];
 }
+
+/** Koa's form of an OpenAPI path: `{token}` → `:token`. */
+export function routerPath(openApiPath: string): string {
+  return openApiPath.replace(/\{(\w+)\}/g, ':$1');
+}
+
+/** The `operation` label of the request metrics: the rendering, or what kind of answer. */
+function metricLabel(op: OperationEntry): string {
+  switch (op.kind) {
+    case 'render':
+      return op.render;
+    case 'token':
+    case 'token-source':
+      return 'token';
+    case 'description':
+      return 'openapi';
+    case 'page':
+      return 'editor';
+    default:
+      return op.kind;
+  }
+}
+
+const LABELS = new Map(OPERATIONS.map((op) => [routerPath(op.path), metricLabel(op)]));
+// The editor's assets are served next to its page (editor.ts).
+LABELS.set('/assets/*', 'editor');
+
+/** The metrics label of a matched route (Koa's form, `:token`); `unmatched` when nothing matched. */
+export function operationOf(route: string | undefined): string {
+  if (!route) return 'unmatched';
+  return LABELS.get(route) ?? 'other';
+}

@@ -13,7 +13,7 @@ import type { Renderer } from '../renderer.js';
 import type { Catalogue } from '../styles.js';
 import type { TokenStore } from '../store/token-store.js';
 import { etagMatches } from './etag.js';
-import { acceptedParameters, CACHE_CONTROL, OPERATIONS, type OperationEntry, type RenderOperationEntry, type TokenOperationEntry } from './operations.js';
+import { acceptedParameters, CACHE_CONTROL, OPERATIONS, routerPath, type OperationEntry, type RenderOperationEntry, type TokenOperationEntry } from './operations.js';
 import { checkKnown, resolveDocument, tokenText, type InputDeps } from './input.js';
 import { xmlList } from './lists.js';
 import { openApiRoute } from './openapi-route.js';
@@ -134,11 +134,6 @@ function handlerFor(op: OperationEntry, deps: RouteDeps): Handler | undefined {
       // Served by the editor middleware (editor.ts), with its assets.
       return undefined;
   }
-}
-
-/** Koa's form of an OpenAPI path: `{token}` → `:token`. */
-function routerPath(openApiPath: string): string {
-  return openApiPath.replace(/\{(\w+)\}/g, ':$1');
 }
 
 export function buildRouter(deps: RouteDeps): Router {

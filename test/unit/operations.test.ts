@@ -11,7 +11,7 @@ import { PythonEngine } from '../../src/engines/python/engine.js';
 import { MissingPdfEngine } from '../../src/engines/tex/missing-engine.js';
 import { buildOpenApi } from '../../src/http/openapi.js';
 import type { OpenApiDocument, Parameter, Reference } from '../../src/http/openapi-types.js';
-import { acceptedParameters, OPERATIONS } from '../../src/http/operations.js';
+import { acceptedParameters, OPERATIONS, operationOf, routerPath } from '../../src/http/operations.js';
 import { buildRouter } from '../../src/http/routes.js';
 import { OPTIONS } from '../../src/options.js';
 import { paths } from '../../src/paths.js';
@@ -43,7 +43,7 @@ describe('the operation table', () => {
     });
     const registered = router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${layer.path}`)).sort();
     const table = OPERATIONS.filter((op) => op.kind !== 'page')
-      .flatMap((op) => op.methods.map((m) => `${m.toUpperCase()} ${op.path.replace(/\{(\w+)\}/g, ':$1')}`))
+      .flatMap((op) => op.methods.map((m) => `${m.toUpperCase()} ${routerPath(op.path)}`))
       .sort();
     expect(registered).to.deep.equal(table);
   });
@@ -94,5 +94,13 @@ describe('the operation table', () => {
     expect(missing.required).to.deep.equal(['available']);
     const text = description().paths['/health']!.get!.responses['200'] as { description: string };
     expect(text.description).to.include('left to `/ready`');
+  });
+
+  it('labels the request metrics by operation, one series for everything unmatched', () => {
+    expect(['/1.0/rst2/html', '/1.0/rst2/pdf', '/1.0/rst2/check'].map(operationOf)).to.deep.equal(['html', 'pdf', 'check']);
+    expect(['/1.0/rst2/token', '/1.0/rst2/token/:token'].map(operationOf)).to.deep.equal(['token', 'token']);
+    expect(['/1.0/rst2/html/styles', '/1.0/rst2/pdf/classes'].map(operationOf)).to.deep.equal(['list', 'list']);
+    expect(['/health', '/ready', '/metrics', '/1.0/openapi.json', '/', '/assets/*'].map(operationOf)).to.deep.equal(['health', 'ready', 'metrics', 'openapi', 'editor', 'editor']);
+    expect(operationOf(undefined)).to.equal('unmatched');
   });
 });
