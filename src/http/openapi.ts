@@ -182,7 +182,7 @@ function servicePath(op: Exclude<OperationEntry, RenderOperationEntry | TokenOpe
   if (op.kind === 'list') {
     const names = op.names(catalogue);
     responses['200'] = {
-      description: `\`<${op.container}><${op.item} name="…"/>…</${op.container}>\`, in the order to offer them (\`default\` first where there is one).`,
+      description: op.response.description,
       headers: { 'Cache-Control': required({ type: 'string', const: CACHE_CONTROL.short }), 'X-Request-Id': ref('headers', 'XRequestId') },
       content: { [mediaKey(op.response.media)]: { schema: xmlListSchema(op.container, op.item, names) } },
     };

@@ -116,6 +116,12 @@ export type OperationEntry = RenderOperationEntry | TokenOperationEntry | ListOp
 
 const options = <K extends keyof typeof OPTIONS>(...names: K[]) => names.map((name) => ({ ...OPTIONS[name], component: name }));
 
+/** A list from the catalogue, as the reference shows it. */
+function list(path: string, id: string, summary: string, container: ListOperationEntry['container'], item: ListOperationEntry['item'], names: ListOperationEntry['names']): ListOperationEntry {
+  const description = `\`<${container}><${item} name="…"/>…</${container}>\`, in the order to offer them (\`default\` first where there is one).`;
+  return { kind: 'list', path, methods: ['get'], id, summary, tag: 'lists', container, item, names, response: { media: 'application/xml; charset=utf-8', description }, errors: [] };
+}
+
 const TOKEN_SCHEMA: JsonSchema = { type: 'string', pattern: TOKEN_PATTERN.source };
 
 export const OPERATIONS: readonly OperationEntry[] = [
@@ -135,19 +141,7 @@ export const OPERATIONS: readonly OperationEntry[] = [
     disposition: false,
     errors: PYTHON_ERRORS,
   },
-  {
-    kind: 'list',
-    path: `${API_PREFIX}/html/styles`,
-    methods: ['get'],
-    id: 'ListHtmlStyles',
-    summary: 'List HTML styles',
-    tag: 'lists',
-    container: 'styles',
-    item: 'style',
-    names: (c) => c.htmlStyles,
-    response: { media: 'application/xml; charset=utf-8', description: '' },
-    errors: [],
-  },
+  list(`${API_PREFIX}/html/styles`, 'ListHtmlStyles', 'List HTML styles', 'styles', 'style', (c) => c.htmlStyles),
   {
     kind: 'render',
     path: `${API_PREFIX}/pdf`,
@@ -164,32 +158,8 @@ export const OPERATIONS: readonly OperationEntry[] = [
     disposition: true,
     errors: PDF_ERRORS,
   },
-  {
-    kind: 'list',
-    path: `${API_PREFIX}/pdf/classes`,
-    methods: ['get'],
-    id: 'ListLatexClasses',
-    summary: 'List LaTeX classes',
-    tag: 'lists',
-    container: 'classes',
-    item: 'class',
-    names: (c) => c.latexClasses,
-    response: { media: 'application/xml; charset=utf-8', description: '' },
-    errors: [],
-  },
-  {
-    kind: 'list',
-    path: `${API_PREFIX}/pdf/styles`,
-    methods: ['get'],
-    id: 'ListLatexStyles',
-    summary: 'List LaTeX styles',
-    tag: 'lists',
-    container: 'styles',
-    item: 'style',
-    names: (c) => c.latexStyles,
-    response: { media: 'application/xml; charset=utf-8', description: '' },
-    errors: [],
-  },
+  list(`${API_PREFIX}/pdf/classes`, 'ListLatexClasses', 'List LaTeX classes', 'classes', 'class', (c) => c.latexClasses),
+  list(`${API_PREFIX}/pdf/styles`, 'ListLatexStyles', 'List LaTeX styles', 'styles', 'style', (c) => c.latexStyles),
   {
     kind: 'token',
     path: `${API_PREFIX}/token`,

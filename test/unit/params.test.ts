@@ -13,33 +13,14 @@ import { expect } from 'chai';
 import Koa from 'koa';
 
 import { makeDocument, tokenOf } from '../../src/documents/document.js';
-import { ServiceError, type ErrorCode } from '../../src/errors.js';
+import { ServiceError } from '../../src/errors.js';
 import { checkKnown, resolveDocument, tokenText } from '../../src/http/input.js';
 import { parseUrlencoded, readParams } from '../../src/http/params.js';
 import { choose, OPTIONS } from '../../src/options.js';
 import { FolderStore } from '../../src/store/folder-store.js';
 import { loadCatalogue } from '../../src/styles.js';
 import { paths } from '../../src/paths.js';
-
-function codeOf(fn: () => unknown): ErrorCode {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).to.be.instanceOf(ServiceError);
-    return (err as ServiceError).code;
-  }
-  return expect.fail('expected a ServiceError');
-}
-
-async function codeOfAsync(promise: Promise<unknown>): Promise<ErrorCode> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).to.be.instanceOf(ServiceError);
-    return (err as ServiceError).code;
-  }
-  return expect.fail('expected a ServiceError');
-}
+import { rejectionCode, thrownCode } from './support/codes.js';
 
 describe('urlencoded parameters', () => {
   it('decodes percent-escapes and + as UTF-8, keeping empty values and order', () => {
@@ -51,8 +32,8 @@ describe('urlencoded parameters', () => {
   });
 
   it('refuses a malformed escape (bad_request) and bytes that are not UTF-8 (invalid_utf8)', () => {
-    expect(codeOf(() => parseUrlencoded(Buffer.from('rst=100%zz'), 'q'))).to.equal('bad_request');
-    expect(codeOf(() => parseUrlencoded(Buffer.from('rst=%FF'), 'q'))).to.equal('invalid_utf8');
+    expect(thrownCode(() => parseUrlencoded(Buffer.from('rst=100%zz'), 'q'))).to.equal('bad_request');
+    expect(thrownCode(() => parseUrlencoded(Buffer.from('rst=%FF'), 'q'))).to.equal('invalid_utf8');
   });
 });
 
@@ -134,7 +115,7 @@ describe('options and known parameters', () => {
       expect(e.details).to.deep.equal({ style: 'x'.repeat(100), valid: catalogue.htmlStyles });
       expect(e.message).to.include('default');
     }
-    expect(codeOf(() => choose(OPTIONS.UseLatexToc, 'maybe', catalogue))).to.equal('unknown_use_latex_toc');
+    expect(thrownCode(() => choose(OPTIONS.UseLatexToc, 'maybe', catalogue))).to.equal('unknown_use_latex_toc');
   });
 
   it('refuses a parameter the operation does not know, naming those it does', () => {
@@ -166,10 +147,10 @@ describe('the input document', () => {
     const { document, source } = await resolveDocument(new Map([['rst', 'Hi']]), ['rst', 'uri', 'token'], deps);
     expect(source).to.equal('rst');
     expect(document).to.deep.equal(makeDocument('Hi'));
-    expect(await codeOfAsync(resolveDocument(new Map(), ['rst', 'uri'], deps))).to.equal('input_missing');
-    expect(await codeOfAsync(resolveDocument(new Map([['rst', 'a'], ['uri', 'b']]), ['rst', 'uri'], deps))).to.equal('input_ambiguous');
+    expect(await rejectionCode(resolveDocument(new Map(), ['rst', 'uri'], deps))).to.equal('input_missing');
+    expect(await rejectionCode(resolveDocument(new Map([['rst', 'a'], ['uri', 'b']]), ['rst', 'uri'], deps))).to.equal('input_ambiguous');
     // Refused before any connection: a literal loopback address.
-    expect(await codeOfAsync(resolveDocument(new Map([['uri', 'http://127.0.0.1:9/a.rst']]), ['uri'], deps))).to.equal('uri_forbidden_address');
+    expect(await rejectionCode(resolveDocument(new Map([['uri', 'http://127.0.0.1:9/a.rst']]), ['uri'], deps))).to.equal('uri_forbidden_address');
   });
 
   it('reads a token from the store: malformed is token_invalid, unknown is token_not_found', async () => {
@@ -178,12 +159,12 @@ describe('the input document', () => {
     const { document, source } = await resolveDocument(new Map([['token', tokenOf(doc)]]), ['token'], { store, fetchPolicy: policy });
     expect(source).to.equal('token');
     expect(document.text).to.equal(doc.text);
-    expect(await codeOfAsync(tokenText(store, 'NOT-A-TOKEN'))).to.equal('token_invalid');
-    expect(await codeOfAsync(tokenText(store, '0'.repeat(32)))).to.equal('token_not_found');
+    expect(await rejectionCode(tokenText(store, 'NOT-A-TOKEN'))).to.equal('token_invalid');
+    expect(await rejectionCode(tokenText(store, '0'.repeat(32)))).to.equal('token_not_found');
   });
 
   it('answers store_unavailable when the store cannot be read', async () => {
     const broken = { save: async () => {}, load: async () => Promise.reject(new Error('disk gone')), ping: async () => {}, close: async () => {} };
-    expect(await codeOfAsync(tokenText(broken, 'a'.repeat(32)))).to.equal('store_unavailable');
+    expect(await rejectionCode(tokenText(broken, 'a'.repeat(32)))).to.equal('store_unavailable');
   });
 });

@@ -8,8 +8,9 @@ import { Worker } from 'node:worker_threads';
 import { expect } from 'chai';
 
 import { WorkerPool, type PoolOptions, type PoolStats } from '../../src/engines/worker-pool.js';
-import { Code, ServiceError, type ErrorCode } from '../../src/errors.js';
+import { Code, ServiceError } from '../../src/errors.js';
 import { createLogger } from '../../src/log.js';
+import { rejectionCode } from './support/codes.js';
 import type { FakeJob, FakeWorkerData } from './support/fake-worker.js';
 
 const FAKE = new URL('./support/fake-worker.js', import.meta.url);
@@ -46,16 +47,6 @@ function makePool(options: Partial<PoolOptions> & { start?: FakeWorkerData['star
 }
 
 const run = (pool: WorkerPool, job: FakeJob): Promise<unknown> => pool.run(job);
-
-async function codeOf(promise: Promise<unknown>): Promise<ErrorCode> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).to.be.instanceOf(ServiceError);
-    return (err as ServiceError).code;
-  }
-  return expect.fail('the job should have failed');
-}
 
 async function until(what: string, test: () => boolean, ms = 5000): Promise<void> {
   const end = Date.now() + ms;
@@ -100,7 +91,7 @@ describe('worker pool (fake workers)', function () {
     const busy = run(pool, { do: 'sleep', ms: 300, value: 'first' });
     const queued = [run(pool, { do: 'echo', value: 'second' }), run(pool, { do: 'echo', value: 'third' })];
     expect(pool.stats()).to.include({ busy: 1, queued: 2 });
-    expect(await codeOf(run(pool, { do: 'echo', value: 'refused' }))).to.equal('overloaded');
+    expect(await rejectionCode(run(pool, { do: 'echo', value: 'refused' }))).to.equal('overloaded');
     expect(await Promise.all([busy, ...queued])).to.deep.equal(['first', 'second', 'third']);
     expect(pool.stats().queued).to.equal(0);
   });
@@ -109,14 +100,14 @@ describe('worker pool (fake workers)', function () {
     const { pool } = makePool({ queueLimit: 0 });
     await pool.start();
     const busy = run(pool, { do: 'sleep', ms: 100, value: 'ok' });
-    expect(await codeOf(run(pool, { do: 'echo', value: 'refused' }))).to.equal('overloaded');
+    expect(await rejectionCode(run(pool, { do: 'echo', value: 'refused' }))).to.equal('overloaded');
     expect(await busy).to.equal('ok');
   });
 
   it('at the deadline, interrupts a job softly: the job fails, the worker stays', async () => {
     const { pool } = makePool({ timeoutMs: 100, graceMs: 5000, interruptible: true });
     await pool.start();
-    expect(await codeOf(run(pool, { do: 'spin' }))).to.equal('render_timeout');
+    expect(await rejectionCode(run(pool, { do: 'spin' }))).to.equal('render_timeout');
     expect(pool.stats()).to.include({ restarts: 0, ready: 1 });
     expect(await run(pool, { do: 'echo', value: 'still here' })).to.equal('still here');
   });
@@ -138,7 +129,7 @@ describe('worker pool (fake workers)', function () {
     it(`answers engine_crashed when a worker dies mid-job (${how}), logs it, and replaces the worker`, async () => {
       const { pool, log } = makePool({ size: 2 });
       await pool.start();
-      expect(await codeOf(run(pool, { do: how }))).to.equal('engine_crashed');
+      expect(await rejectionCode(run(pool, { do: how }))).to.equal('engine_crashed');
       expect(log.some((l) => l.level === 'error' && /fake worker (exited|error)/.test(String(l.msg)))).to.equal(true);
       await until('the pool is whole again', () => warm(pool.stats(), 2));
       expect(pool.stats()).to.include({ size: 2, restarts: 1 });
@@ -151,7 +142,7 @@ describe('worker pool (fake workers)', function () {
     await pool.start();
     const crashed = run(pool, { do: 'exit' });
     const waiting = run(pool, { do: 'echo', value: 'served by the replacement' });
-    expect(await codeOf(crashed)).to.equal('engine_crashed');
+    expect(await rejectionCode(crashed)).to.equal('engine_crashed');
     expect(await waiting).to.equal('served by the replacement');
   });
 
@@ -172,12 +163,12 @@ describe('worker pool (fake workers)', function () {
   it('on close, fails the running and the queued job with shutting_down, and refuses new ones', async () => {
     const { pool } = makePool({ queueLimit: 4 });
     await pool.start();
-    const running = codeOf(run(pool, { do: 'sleep', ms: 5000, value: 'never' }));
-    const queued = codeOf(run(pool, { do: 'echo', value: 'never' }));
+    const running = rejectionCode(run(pool, { do: 'sleep', ms: 5000, value: 'never' }));
+    const queued = rejectionCode(run(pool, { do: 'echo', value: 'never' }));
     await pool.close();
     expect(await running).to.equal('shutting_down');
     expect(await queued).to.equal('shutting_down');
-    expect(await codeOf(run(pool, { do: 'echo', value: 'late' }))).to.equal('shutting_down');
+    expect(await rejectionCode(run(pool, { do: 'echo', value: 'late' }))).to.equal('shutting_down');
     expect(pool.stats()).to.include({ ready: 0, busy: 0, queued: 0 });
   });
 });
