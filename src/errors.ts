@@ -61,7 +61,7 @@ const CATALOGUE = {
   uri_upstream_status: { status: 502, meaning: 'the server of `uri` answered with an error status', details: ['upstreamStatus'] },
   uri_too_many_redirects: { status: 502, meaning: 'the server of `uri` redirects more than `RST2_URI_MAX_REDIRECTS` times', details: ['maxRedirects'] },
   overloaded: { status: 503, retryAfter: 1, meaning: 'every worker of the engine is busy and its queue is full (`RST2_QUEUE_LIMIT`)' },
-  engine_crashed: { status: 503, retryAfter: 1, meaning: 'the worker rendering the document failed; it has been replaced' },
+  engine_crashed: { status: 503, retryAfter: 1, meaning: 'the worker rendering the document failed and has been replaced' },
   shutting_down: { status: 503, retryAfter: 1, meaning: 'the instance is stopping' },
   store_unavailable: { status: 503, retryAfter: 5, meaning: 'the token store cannot be read or written now' },
   unhealthy: { status: 503, retryAfter: 5, meaning: '`/health`: a document does not render now' },
