@@ -3,6 +3,11 @@
  * HTTP operation table (src/http/operations.ts) lists which operation takes
  * which, the OpenAPI description is built from them, and the command line
  * checks its --style, --class and --format with the same choose().
+ *
+ * A new option is an entry in OPTIONS (its unknown_<name> code in
+ * errors.ts), its key in the options of the operations that take it
+ * (http/operations.ts), and its use in renderer.ts: the router, the
+ * parameter check, the OpenAPI description and the render key follow.
  */
 import { Code, ServiceError, type ErrorCode } from './errors.js';
 import type { Catalogue } from './styles.js';
