@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 import { EDITOR_CSP } from '../src/http/editor.js';
 import type { RunningServer } from '../src/server.js';
-import { haveChromium, launchChromium, NO_CHROMIUM, SCREENSHOTS } from './support/chromium.js';
+import { launchChromium, SCREENSHOTS, skipWithoutChromium } from './support/chromium.js';
 import { api, errorOf, form, server } from './support/server.js';
 
 const WAIT_MS = 60_000;
@@ -112,10 +112,7 @@ describe('editor page in Chromium', function () {
   let problems: string[];
 
   before(async function () {
-    if (!haveChromium()) {
-      console.log(`      ${NO_CHROMIUM}`);
-      this.skip();
-    }
+    skipWithoutChromium(this);
     s = await server();
     browser = await launchChromium();
   });

@@ -21,7 +21,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { projectRoot } from '../src/paths.js';
 import type { RunningServer } from '../src/server.js';
 import { activeContent, schemeOf } from './support/active-content.js';
-import { haveChromium, launchChromium, NO_CHROMIUM, SCREENSHOTS } from './support/chromium.js';
+import { launchChromium, SCREENSHOTS, skipWithoutChromium } from './support/chromium.js';
 import { INJECTION_CASES } from './support/injection-cases.js';
 import { api, form, server } from './support/server.js';
 
@@ -103,10 +103,7 @@ describe('HTML injection payloads saved to a file and opened in Chromium', funct
   let signs: string[];
 
   before(async function () {
-    if (!haveChromium()) {
-      console.log(`      ${NO_CHROMIUM}`);
-      this.skip();
-    }
+    skipWithoutChromium(this);
     s = await server();
     fs.mkdirSync(SAVED, { recursive: true });
     browser = await launchChromium();

@@ -8,10 +8,11 @@ import { projectRoot } from '../../src/paths.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const SCREENSHOTS = path.join(projectRoot, 'test-output', 'screenshots');
-export const NO_CHROMIUM = `skipped: no Chromium at ${CHROMIUM} (scripts/setup-chromium.mjs installs Debian's chromium as root)`;
-
-export function haveChromium(): boolean {
-  return fs.existsSync(CHROMIUM);
+/** For a suite's before(): skips the suite, saying why, where Chromium is not installed. */
+export function skipWithoutChromium(suite: Mocha.Context): void {
+  if (fs.existsSync(CHROMIUM)) return;
+  console.log(`      skipped: no Chromium at ${CHROMIUM} (scripts/setup-chromium.mjs installs Debian's chromium as root)`);
+  suite.skip();
 }
 
 /** A headless browser that talks to nothing but what a test opens. */
