@@ -1,17 +1,19 @@
 /**
  * What the running code is, read once at start: the service's version
- * (package.json) and the keys of the docutils bundle and the pdfTeX build
- * (their manifests, which change with every rebuild).
+ * (package.json), the keys of the docutils bundle and the pdfTeX build
+ * (their manifests, which change with every rebuild) and a hash of our
+ * Python sources.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 
+import { snapshotKey } from './engines/python/snapshot.js';
 import { paths, projectRoot } from './paths.js';
 
 export interface Versions {
   /** package.json's version: the OpenAPI description's and the log's. */
   service: string;
-  /** Service, docutils bundle and pdfTeX build together: the render keys' salt (renderer.ts). */
+  /** Service, docutils bundle, our Python and the pdfTeX build together: the render keys' salt (renderer.ts). */
   renderKeySalt: string;
 }
 
@@ -24,8 +26,22 @@ function manifestKey(file: string): string {
   }
 }
 
+/** Our Python code changes what a page contains (e.g. what is escaped): its hash keeps older renderings out of the cache. */
+function pythonKey(): string {
+  try {
+    return snapshotKey({ bundlePath: paths.pythonBundle, pythonSources: paths.pythonSources, stylesDir: paths.styles });
+  } catch {
+    return 'none';
+  }
+}
+
 export function readVersions(): Versions {
   const service = (JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
-  const renderKeySalt = [service, manifestKey(path.join(projectRoot, 'wasm/python/manifest.json')), manifestKey(path.join(paths.texDir, 'manifest.json'))].join('/');
+  const renderKeySalt = [
+    service,
+    manifestKey(path.join(projectRoot, 'wasm/python/manifest.json')),
+    pythonKey(),
+    manifestKey(path.join(paths.texDir, 'manifest.json')),
+  ].join('/');
   return { service, renderKeySalt };
 }
