@@ -137,6 +137,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       timeoutMs: config.uriTimeoutMs,
       maxRedirects: config.uriMaxRedirects,
       allowPrivate: config.allowPrivateUri,
+      allowLinkLocal: config.allowLinkLocalUri,
     },
     health,
     ready,
