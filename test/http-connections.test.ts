@@ -17,11 +17,13 @@ function head(method: string, path: string, headers: Record<string, string | num
   return `${lines.join('\r\n')}\r\n\r\n`;
 }
 
-function multipartFile(boundary: string, name: string, content: Buffer): Buffer {
+const BOUNDARY = 'rst2boundary';
+
+function multipartFile(name: string, content: Buffer): Buffer {
   return Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${name}.rst"\r\nContent-Type: text/x-rst\r\n\r\n`),
+    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="${name}.rst"\r\nContent-Type: text/x-rst\r\n\r\n`),
     content,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
+    Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
   ]);
 }
 
@@ -84,49 +86,31 @@ describe('connections whose request body was not read are closed', function () {
 
   it('413 in the middle of a multipart upload, with the next request already queued behind it', async () => {
     const conn = await connect();
-    const boundary = 'rst2boundary';
-    const body = multipartFile(boundary, 'rst', Buffer.alloc(MAX_BODY + 100_000, 0x61));
-    conn.write(head('POST', '/1.0/rst2/html', { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': body.length }));
+    const body = multipartFile('rst', Buffer.alloc(MAX_BODY + 100_000, 0x61));
+    conn.write(head('POST', '/1.0/rst2/html', { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`, 'Content-Length': body.length }));
     conn.write(body);
     conn.write(head('GET', '/1.0/rst2/html/styles', {}));
     await expectClosed(conn, 413, 'body_too_large');
   });
 
-  it('415 for a body type the service does not take', async () => {
-    const conn = await connect();
-    conn.write(head('POST', '/1.0/rst2/html', { 'Content-Type': 'application/json', 'Content-Length': 100_000 }));
-    conn.write('{"rst": "');
-    await expectClosed(conn, 415, 'unsupported_media_type');
-  });
-
-  it('400 raised from the query string before the body is read', async () => {
-    const conn = await connect();
-    conn.write(head('POST', '/1.0/rst2/html?rst=a&rst=b', { 'Content-Type': 'text/plain', 'Content-Length': 100_000 }));
-    conn.write('Title\n');
-    await expectClosed(conn, 400, 'duplicate_parameter');
-  });
-
-  it('400 for malformed multipart', async () => {
-    const conn = await connect();
-    conn.write(head('POST', '/1.0/rst2/html', { 'Content-Type': 'multipart/form-data; boundary=expected', 'Content-Length': 100_000 }));
-    // A delimiter line must end right after the boundary: this one cannot be a multipart body.
-    conn.write('--expected!\r\nContent-Disposition: form-data; name="rst"\r\n\r\nx\r\n');
-    await expectClosed(conn, 400, 'bad_multipart');
-  });
-
-  it('404 for a POST with a body to an unknown path', async () => {
-    const conn = await connect();
-    conn.write(head('POST', '/1.0/rst2/docx', { 'Content-Type': 'text/plain', 'Content-Length': 100_000 }));
-    conn.write('Title\n');
-    await expectClosed(conn, 404, 'not_found');
-  });
-
-  it('405 for a PUT with a body', async () => {
-    const conn = await connect();
-    conn.write(head('PUT', '/1.0/rst2/html', { 'Content-Type': 'text/plain', 'Content-Length': 100_000 }));
-    conn.write('Title\n');
-    await expectClosed(conn, 405, 'method_not_allowed');
-  });
+  // Each declares a 100,000-byte body, sends its first bytes and waits: the
+  // answer can only come from a refusal made before the body was read.
+  const refusedEarly: Array<{ name: string; method: string; path: string; type: string; start: string; status: number; code: string }> = [
+    { name: '415 for a body type the service does not take', method: 'POST', path: '/1.0/rst2/html', type: 'application/json', start: '{"rst": "', status: 415, code: 'unsupported_media_type' },
+    { name: '400 raised from the query string before the body is read', method: 'POST', path: '/1.0/rst2/html?rst=a&rst=b', type: 'text/plain', start: 'Title\n', status: 400, code: 'duplicate_parameter' },
+    // A delimiter line must end right after the boundary: this cannot be a multipart body.
+    { name: '400 for malformed multipart', method: 'POST', path: '/1.0/rst2/html', type: 'multipart/form-data; boundary=expected', start: '--expected!\r\nContent-Disposition: form-data; name="rst"\r\n\r\nx\r\n', status: 400, code: 'bad_multipart' },
+    { name: '404 for a POST with a body to an unknown path', method: 'POST', path: '/1.0/rst2/docx', type: 'text/plain', start: 'Title\n', status: 404, code: 'not_found' },
+    { name: '405 for a PUT with a body', method: 'PUT', path: '/1.0/rst2/html', type: 'text/plain', start: 'Title\n', status: 405, code: 'method_not_allowed' },
+  ];
+  for (const { name, method, path, type, start, status, code } of refusedEarly) {
+    it(name, async () => {
+      const conn = await connect();
+      conn.write(head(method, path, { 'Content-Type': type, 'Content-Length': 100_000 }));
+      conn.write(start);
+      await expectClosed(conn, status, code);
+    });
+  }
 
   describe('where the body was read to the end, the connection stays usable', () => {
     async function expectKeptAlive(conn: RawConnection, first: RawResponse): Promise<void> {
@@ -137,37 +121,23 @@ describe('connections whose request body was not read are closed', function () {
       expect(second.body).to.include('<style name="default"');
     }
 
-    it('after a rendered document', async () => {
-      const conn = await connect();
-      const rst = 'Kept alive\n==========\n';
-      conn.write(head('POST', '/1.0/rst2/html', { 'Content-Type': 'text/x-rst', 'Content-Length': Buffer.byteLength(rst) }) + rst);
-      const first = await conn.response();
-      expect(first.status).to.equal(200);
-      expect(first.body).to.include('<title>Kept alive</title>');
-      await expectKeptAlive(conn, first);
-    });
-
-    it('after an error found in a fully read body', async () => {
-      const conn = await connect();
-      const bad = Buffer.from([0x48, 0xff, 0x0a]);
-      conn.write(head('POST', '/1.0/rst2/html', { 'Content-Type': 'text/plain', 'Content-Length': bad.length }));
-      conn.write(bad);
-      const first = await conn.response();
-      expect(first.status).to.equal(400);
-      expect(first.body).to.include('invalid_utf8');
-      await expectKeptAlive(conn, first);
-    });
-
-    it('after a fully read multipart upload refused for an unknown parameter', async () => {
-      const conn = await connect();
-      const boundary = 'b0undary';
-      const body = multipartFile(boundary, 'colour', Buffer.from('red'));
-      conn.write(head('POST', '/1.0/rst2/html', { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': body.length }));
-      conn.write(body);
-      const first = await conn.response();
-      expect(first.status).to.equal(400);
-      expect(first.body).to.include('unknown_parameter');
-      await expectKeptAlive(conn, first);
-    });
+    const multipartType = `multipart/form-data; boundary=${BOUNDARY}`;
+    const readWhole: Array<{ name: string; type: string; body: Buffer; status: number; shows: string }> = [
+      { name: 'after a rendered document', type: 'text/x-rst', body: Buffer.from('Kept alive\n==========\n'), status: 200, shows: '<title>Kept alive</title>' },
+      { name: 'after a rendered multipart upload', type: multipartType, body: multipartFile('rst', Buffer.from('Uploaded\n========\n')), status: 200, shows: '<title>Uploaded</title>' },
+      { name: 'after an error found in a fully read body', type: 'text/plain', body: Buffer.from([0x48, 0xff, 0x0a]), status: 400, shows: 'invalid_utf8' },
+      { name: 'after a fully read multipart upload refused for an unknown parameter', type: multipartType, body: multipartFile('colour', Buffer.from('red')), status: 400, shows: 'unknown_parameter' },
+    ];
+    for (const { name, type, body, status, shows } of readWhole) {
+      it(name, async () => {
+        const conn = await connect();
+        conn.write(head('POST', '/1.0/rst2/html', { 'Content-Type': type, 'Content-Length': body.length }));
+        conn.write(body);
+        const first = await conn.response();
+        expect(first.status).to.equal(status);
+        expect(first.body).to.include(shows);
+        await expectKeptAlive(conn, first);
+      });
+    }
   });
 });

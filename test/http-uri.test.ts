@@ -132,6 +132,7 @@ describe('uri input through the service', () => {
     }
 
     it('refuses a redirect hop to 169.254.169.254 without connecting to it', async () => {
+      const before = hits;
       const res = await api(open, `/1.0/rst2/html${query({ uri: `${base}/to-metadata` })}`);
       expect(res.status).to.equal(400);
       const err = await errorOf(res);
@@ -139,7 +140,7 @@ describe('uri input through the service', () => {
       expect(err.message).to.include('redirects to');
       expect(guard.offMachine()).to.deep.equal([]);
       // The hop before it was fetched: the refusal is the redirect's.
-      expect(guard.attempts).to.include('127.0.0.1');
+      expect(hits).to.equal(before + 1);
     });
 
     it('still fetches from private addresses (here loopback)', async () => {

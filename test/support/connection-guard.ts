@@ -13,8 +13,9 @@ import net from 'node:net';
 
 const CHANNEL = 'net.client.socket';
 
+/** Loopback, or a Unix socket (`unix:` and its path): nothing that leaves the machine. */
 function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || (net.isIPv4(host) && host.startsWith('127.'));
+  return host === 'localhost' || host === '::1' || (net.isIPv4(host) && host.startsWith('127.')) || host.startsWith('unix:');
 }
 
 function targetOf(args: unknown[]): string {
@@ -23,13 +24,13 @@ function targetOf(args: unknown[]): string {
   if (typeof first === 'object' && first !== null) {
     const options = first as { host?: unknown; path?: unknown };
     if (typeof options.host === 'string') return options.host;
-    if (typeof options.path === 'string') return options.path;
+    if (typeof options.path === 'string') return `unix:${options.path}`;
   }
   return 'localhost';
 }
 
 export class ConnectionGuard {
-  /** Every host a client socket tried to connect to, loopback included. */
+  /** Every host a client socket tried to connect to, loopback (this test's own requests too) included. */
   readonly attempts: string[] = [];
   private readonly onSocket = (message: unknown): void => {
     const socket = (message as { socket: net.Socket }).socket;
