@@ -93,8 +93,9 @@ export function checkHopUrl(location: string, policy: AddressAllowance, base?: U
 
 /**
  * A socket `lookup` that resolves with dns.lookup and fails the connection if
- * any answer is of a class the policy does not allow. Refusing on any (not just the chosen) address is
- * stricter and keeps Happy Eyeballs, which may try several, from reaching one.
+ * any answer is of a class the policy does not allow. Refusing on any (not
+ * just the chosen) address is stricter and keeps Happy Eyeballs, which may
+ * try several, from reaching one.
  * `onRefused` receives the client-facing error, because node-fetch rewraps
  * socket errors in a FetchError that keeps only the message and code.
  */
