@@ -11,6 +11,7 @@
 import { TOKEN_PATTERN } from '../documents/document.js';
 import type { Catalogue } from '../styles.js';
 import { RENDERED_HTML_CSP } from './csp.js';
+import { MAX_MULTIPART_FIELDS, MAX_MULTIPART_FILES } from './multipart.js';
 import type { Header, JsonSchema, OpenApiDocument, Operation, Parameter, PathItem, Reference, RequestBody, Response } from './openapi-types.js';
 
 export const OPENAPI_PATH = '/1.0/openapi.json';
@@ -118,7 +119,8 @@ function documentBody(route: DocumentRoute, params: Record<string, Parameter>, m
     description:
       'The parameters as a form (urlencoded or multipart, where `rst` may be an uploaded file), or the document itself as the raw body ' +
       '(`charset`, if given, must be UTF-8) with the options in the query string. Parameters may be split between query string and body, ' +
-      `but none may be given twice. At most ${maxBodyBytes} bytes (\`413 body_too_large\`).`,
+      `but none may be given twice. At most ${maxBodyBytes} bytes (\`413 body_too_large\`); a multipart body carries at most ` +
+      `${MAX_MULTIPART_FILES} files and ${MAX_MULTIPART_FIELDS} fields (\`400 bad_multipart\`).`,
     required: false,
     content: {
       'application/x-www-form-urlencoded': { schema: { type: 'object', properties: formProperties(route, params, false), additionalProperties: false } },
@@ -274,6 +276,8 @@ const SCHEMAS: Record<string, JsonSchema> = {
           class: { type: 'string', description: '`unknown_class`: the value given.' },
           'use-latex-toc': { type: 'string', description: '`unknown_use_latex_toc`: the value given.' },
           maxBytes: { type: 'integer', description: '`body_too_large`, `uri_too_large`: the limit.' },
+          maxFiles: { type: 'integer', description: '`bad_multipart` for too many uploaded files: the limit.' },
+          maxFields: { type: 'integer', description: '`bad_multipart` for too many form fields: the limit.' },
           addressClass: { type: 'string', description: '`uri_forbidden_address`: the kind of address refused, e.g. `loopback`.' },
           upstreamStatus: { type: 'integer', description: '`uri_upstream_status`: the status of the `uri` server.' },
           maxRedirects: { type: 'integer', description: '`uri_too_many_redirects`: the limit.' },
