@@ -23,6 +23,8 @@ export interface Config {
   uriTimeoutMs: number;
   uriMaxRedirects: number;
   allowPrivateUri: boolean;
+  /** Link-local and cloud metadata addresses for `uri`; apart from allowPrivateUri, which never opens them. */
+  allowLinkLocalUri: boolean;
   dataDir: string;
   cacheBytes: number;
   /** Redis for tokens and the shared render cache; undefined: folder store + memory cache only. */
@@ -130,6 +132,7 @@ export function loadConfig(env: Env = process.env): Config {
     uriTimeoutMs: integer(env, 'RST2_URI_TIMEOUT_MS', 10_000, 100, 600_000),
     uriMaxRedirects: integer(env, 'RST2_URI_MAX_REDIRECTS', 5, 0, 20),
     allowPrivateUri: flag(env, 'RST2_ALLOW_PRIVATE_URI'),
+    allowLinkLocalUri: flag(env, 'RST2_ALLOW_LINK_LOCAL_URI'),
     dataDir: path.resolve(env.RST2_DATA_DIR?.trim() || 'data'),
     cacheBytes: integer(env, 'RST2_CACHE_BYTES', 64 * MiB, 0, 64 * 1024 * MiB),
     redisUrl: redisUrl(env, 'REDIS_URL'),

@@ -17,6 +17,7 @@ import { cors } from './http/cors.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { observe } from './http/observe.js';
 import { buildRouter } from './http/routes.js';
+import { closeUnreadBodies } from './http/unread-body.js';
 import { createLogger, type Logger } from './log.js';
 import { Metrics } from './metrics.js';
 import { paths } from './paths.js';
@@ -73,6 +74,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     ready: readinessProbe(probes),
     metrics: () => metrics.text(),
   });
+  app.use(closeUnreadBodies());
   app.use(observe(log, metrics));
   app.use(errorMiddleware(log));
   app.use(cors(config.corsOrigins));

@@ -18,8 +18,14 @@ describe('configuration', () => {
       uriMaxBytes: 256_000,
       uriMaxRedirects: 5,
       allowPrivateUri: false,
+      allowLinkLocalUri: false,
     });
     expect(c.workers).to.be.at.least(1);
+  });
+
+  it('keeps link-local and cloud metadata addresses apart from private ones', () => {
+    expect(loadConfig({ RST2_ALLOW_PRIVATE_URI: '1' })).to.include({ allowPrivateUri: true, allowLinkLocalUri: false });
+    expect(loadConfig({ RST2_ALLOW_LINK_LOCAL_URI: 'yes' })).to.include({ allowPrivateUri: false, allowLinkLocalUri: true });
   });
 
   it('refuses bad values with a message naming the variable', () => {
@@ -28,6 +34,7 @@ describe('configuration', () => {
       [{ PORT: '70000' }, /PORT must be between 0 and 65535/],
       [{ RST2_WORKERS: '0' }, /RST2_WORKERS must be between 1/],
       [{ RST2_ALLOW_PRIVATE_URI: 'maybe' }, /RST2_ALLOW_PRIVATE_URI must be/],
+      [{ RST2_ALLOW_LINK_LOCAL_URI: 'sometimes' }, /RST2_ALLOW_LINK_LOCAL_URI must be/],
       [{ RST2_LOG_LEVEL: 'loud' }, /RST2_LOG_LEVEL must be one of/],
     ];
     for (const [env, message] of bad) {

@@ -13,6 +13,7 @@ import { TOKEN_PATTERN } from '../documents/document.js';
 import { Code, ERRORS, httpCodes, httpStatus, STATUS_MEANING, type ErrorCode } from '../errors.js';
 import { OPTIONS } from '../options.js';
 import type { Catalogue } from '../styles.js';
+import { MAX_MULTIPART_FIELDS, MAX_MULTIPART_FILES } from './multipart.js';
 import type { Header, JsonSchema, OpenApiDocument, Operation, Parameter, PathItem, Reference, RequestBody, Response } from './openapi-types.js';
 import type { Source } from './input.js';
 import {
@@ -115,7 +116,8 @@ function documentBody(op: RenderOperationEntry | TokenOperationEntry, params: Re
     description:
       'The parameters as a form (urlencoded or multipart, where `rst` may be an uploaded file), or the document itself as the raw body ' +
       '(`charset`, if given, must be UTF-8) with the options in the query string. Parameters may be split between query string and body, ' +
-      `but none may be given twice. At most ${maxBodyBytes} bytes (\`413 body_too_large\`).`,
+      `but none may be given twice. At most ${maxBodyBytes} bytes (\`413 body_too_large\`); a multipart body carries at most ` +
+      `${MAX_MULTIPART_FILES} files and ${MAX_MULTIPART_FIELDS} fields (\`400 bad_multipart\`).`,
     required: false,
     content: {
       'application/x-www-form-urlencoded': { schema: { type: 'object', properties: formProperties(op, params, false), additionalProperties: false } },
@@ -271,6 +273,8 @@ const DETAIL_FIELDS: Record<string, JsonSchema> = {
   given: { type: 'array', items: { type: 'string' }, description: 'the inputs given' },
   valid: { type: 'array', items: { type: 'string' }, description: 'the valid values' },
   maxBytes: { type: 'integer', description: 'the limit' },
+  maxFiles: { type: 'integer', description: 'the limit of uploaded files' },
+  maxFields: { type: 'integer', description: 'the limit of form fields' },
   addressClass: { type: 'string', description: 'the kind of address refused, e.g. `loopback`' },
   upstreamStatus: { type: 'integer', description: 'the status of the `uri` server' },
   maxRedirects: { type: 'integer', description: 'the limit' },
