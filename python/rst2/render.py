@@ -4,6 +4,7 @@ import os
 
 from docutils import nodes
 
+from . import dialects
 from .errors import DocumentError
 from .publish import document_title, publish
 
@@ -19,13 +20,18 @@ def _style_file(kind, name, suffix):
     return path
 
 
-def render_html(source, style="default"):
+def render_html(source, style="default", dialect="docutils"):
     """A complete HTML5 page with the chosen stylesheet embedded."""
+    # docutils' base rules first, shared by every style, then the style.
+    stylesheets = [os.path.join(STYLES_DIR, "html", "base", "docutils.css"), _style_file("html", style, ".css")]
+    chosen = dialects.get(dialect)
+    if chosen is dialects.PYPI:
+        return chosen.render_html(source, stylesheets)
     parts, document = publish(
         source,
         "html5",
-        # docutils' base rules first, shared by every style, then the style.
-        stylesheet_path=[os.path.join(STYLES_DIR, "html", "base", "docutils.css"), _style_file("html", style, ".css")],
+        dialect=chosen,
+        stylesheet_path=stylesheets,
         stylesheet_dirs=[],
         embed_stylesheet=True,
         syntax_highlight="short",
@@ -42,9 +48,13 @@ def render_latex(source, options=None):
     documentclass = options.get("class", "article")
     if documentclass not in LATEX_CLASSES:
         raise ValueError("unknown LaTeX class %r" % documentclass)
+    chosen = dialects.get(options.get("dialect", "docutils"))
+    if chosen is dialects.PYPI:
+        chosen.refuse_if_rejected(chosen.check(source))
     parts, document = publish(
         source,
         "latex",
+        dialect=chosen,
         documentclass=documentclass,
         stylesheet_path=_style_file("latex", options.get("style", "default"), ".sty"),
         stylesheet_dirs=[],
