@@ -260,7 +260,12 @@ class Glossary(Directive):
         in_definition = was_empty = True
         in_comment = False
         for line, (source, offset) in zip(self.content, self.content.items):
-            if line and not line[0].isspace():
+            if not line:
+                if in_definition and entries:
+                    entries[-1][1].append(line, source, offset)
+                was_empty = True
+                continue
+            if not line[0].isspace():
                 if line.startswith(".. "):
                     in_comment = True
                     continue
