@@ -55,7 +55,9 @@ def guilabel(name, rawtext, text, lineno, inliner, options=None, content=None):
 
 
 def menuselection(name, rawtext, text, lineno, inliner, options=None, content=None):
-    shown = _accelerators(utils.unescape(text)).replace("-->", "\N{TRIANGULAR BULLET}")
+    # Sphinx's separator; LaTeX's default fonts have no such character.
+    separator = ">" if getattr(inliner.document.settings, "rst2_output", None) == "latex" else "\N{TRIANGULAR BULLET}"
+    shown = _accelerators(utils.unescape(text)).replace("-->", separator)
     return [nodes.inline(rawtext, shown, classes=["menuselection"])], []
 
 
