@@ -8,7 +8,7 @@ from docutils.parsers.rst.directives.misc import Class
 
 from .. import Dialect
 from . import autodoc, blocks, inline, objects
-from .xref import ResolveReferences, xref_role
+from .xref import DefaultSubstitutions, PageTitle, ResolveReferences, xref_role
 
 # Sphinx's cross-reference roles: (domain, kinds, shown as literal text).
 XREF_ROLES = (
@@ -47,11 +47,21 @@ class SphinxDialect(Dialect):
         # Sphinx gives ``class`` to Python; docutils' class directive is rst-class.
         **{"rst-class": Class, "cssclass": Class},
     )
-    transforms = (ResolveReferences,)
+    transforms = (DefaultSubstitutions, PageTitle, ResolveReferences)
 
     def settings(self, writer_name):
-        # ``only`` shows its content by the tags of the output being made.
-        return {"rst2_output": None if writer_name == "null" else writer_name}
+        return {
+            # ``only`` shows its content by the tags of the output being made.
+            "rst2_output": None if writer_name == "null" else writer_name,
+            # Sphinx's own defaults: the first title stays a section (so no
+            # docinfo either), quotes are typographic, e-mail is cloaked.
+            "doctitle_xform": False,
+            "sectsubtitle_xform": False,
+            "smart_quotes": True,
+            "cloak_email_addresses": True,
+            # That first section is the page's <h1>.
+            "initial_header_level": 1,
+        }
 
 
 SPHINX = SphinxDialect()

@@ -34,11 +34,9 @@ def inline(directive, source, lineno=None):
 
 
 class Discard(Directive):
-    """Directives that only configure Sphinx's build (index entries, LaTeX column specs...).
-
-    Their content, where they take one, is parsed and thrown away, so its
-    problems are still reported.
-    """
+    """Directives that only feed Sphinx's build (index entries, LaTeX column
+    specs, test set-up code...): they show nothing. Their content is not
+    reStructuredText (index entries, Python code), so it is not parsed."""
 
     has_content = True
     optional_arguments = 1
@@ -46,8 +44,6 @@ class Discard(Directive):
     option_spec = {"name": unchanged}
 
     def run(self):
-        if self.content:
-            parse_into(self, nodes.container())
         return []
 
 
@@ -380,7 +376,9 @@ class Only(Directive):
     option_spec = {}
 
     def run(self):
-        box = parse_into(self, nodes.container())
+        # As Sphinx does: titles, and so the contents directive, are allowed inside.
+        box = nodes.container()
+        self.state.nested_parse(self.content, self.content_offset, box, match_titles=True)
         output = getattr(self.state.document.settings, "rst2_output", None)
         try:
             shown = output is None or evaluate_tags(self.arguments[0], TAGS.get(output, set()))

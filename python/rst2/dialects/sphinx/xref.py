@@ -78,6 +78,38 @@ def _api_forms(domain, kind, explicit, title, target):
     return title, target
 
 
+class DefaultSubstitutions(Transform):
+    """|version|, |release| and |today|, which Sphinx fills from the project's configuration.
+
+    There is no configuration here, so a document that does not define them
+    shows them as written rather than failing on them.
+    """
+
+    default_priority = 210  # before docutils' Substitutions (220), as Sphinx's own
+
+    NAMES = ("version", "release", "today")
+
+    def apply(self):
+        for reference in list(self.document.findall(nodes.substitution_reference)):
+            name = reference["refname"]
+            if name in self.NAMES and name not in self.document.substitution_defs:
+                reference.replace_self(nodes.inline(reference.rawsource, "|%s|" % name, classes=["substitution", name]))
+
+
+class PageTitle(Transform):
+    """The page's title is its first section's, as in Sphinx (titles are not promoted)."""
+
+    default_priority = 341  # after docutils' DocTitle (320)
+
+    def apply(self):
+        if self.document.hasattr("title"):
+            return
+        for section in self.document.findall(nodes.section):
+            if section.children and isinstance(section[0], nodes.title):
+                self.document["title"] = section[0].astext()
+            return
+
+
 class ResolveReferences(Transform):
     """Links each placeholder to its target in this document, or leaves its text."""
 
