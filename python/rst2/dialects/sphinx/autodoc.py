@@ -8,7 +8,7 @@ follows it as Sphinx places it after the docstring.
 from docutils import nodes
 from docutils.parsers.rst import Directive, directives
 
-from .state import claim_id, state_of
+from .state import parse_into, register, state_of
 
 flag = directives.flag
 unchanged = directives.unchanged
@@ -71,15 +71,8 @@ class AutoDirective(Directive):
             classes=["autodoc", self.name],
         )
         if not any(n in self.options for n in _INDEX):
-            ident = claim_id(document, note, wanted)
-            if ident:
-                state.objects.setdefault(("py", key), ident)
-        made = [note]
-        if self.content:
-            box = nodes.container()
-            self.state.nested_parse(self.content, self.content_offset, box)
-            made.extend(box.children)
-        return made
+            register(document, note, "py", key, wanted)
+        return [note] + parse_into(self, nodes.container()).children
 
 
 class AutoSummary(Directive):

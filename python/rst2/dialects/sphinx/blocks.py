@@ -9,22 +9,12 @@ from docutils.parsers.rst.directives.body import CodeBlock, MathBlock
 from docutils.statemachine import StringList
 
 from ...directives import SphinxCodeBlock
-from .state import claim_id, state_of
+from .state import claim_id, parse_into, register, state_of
 from .xref import split_title, xref_role
 
 flag = directives.flag
 unchanged = directives.unchanged
 text = directives.unchanged_required
-
-
-def parse_into(directive, container, content=None, offset=None):
-    """Parses the directive's content (or ``content``) into ``container``."""
-    directive.state.nested_parse(
-        directive.content if content is None else content,
-        directive.content_offset if offset is None else offset,
-        container,
-    )
-    return container
 
 
 def inline(directive, source, lineno=None):
@@ -303,9 +293,7 @@ class Glossary(Directive):
                 if index:
                     term += nodes.Text(", ")
                 anchor = nodes.inline(term_text, "", *children)
-                ident = claim_id(document, anchor, "term-" + term_text)
-                if ident:
-                    state.objects[("std", "term:" + term_text.lower())] = ident
+                register(document, anchor, "std", "term:" + term_text.lower(), "term-" + term_text)
                 term += anchor
             item += term
             definition = nodes.definition()
@@ -351,9 +339,7 @@ class ProductionList(Directive):
                 block += nodes.Text("\n")
             if name:
                 strong = nodes.strong("", name)
-                ident = claim_id(document, strong, "grammar-token-%s%s" % (group + "-" if group else "", name))
-                if ident:
-                    state.objects[("std", "token:" + name)] = ident
+                register(document, strong, "std", "token:" + name, "grammar-token-%s%s" % (group + "-" if group else "", name))
                 block += strong
                 block += nodes.Text(" " * (width - len(name)) + " ::= ")
             else:
@@ -367,13 +353,20 @@ class ProductionList(Directive):
         return [block]
 
 
-class Only(Directive):
-    """Content shown only for some outputs, by Sphinx's tags (html, latex...)."""
+class IfConfig(Directive):
+    """Content that depends on the project's configuration, which rst2 does not have: shown."""
 
     has_content = True
     required_arguments = 1
     final_argument_whitespace = True
     option_spec = {}
+
+    def run(self):
+        return parse_into(self, nodes.container()).children
+
+
+class Only(IfConfig):
+    """Content shown only for some outputs, by Sphinx's tags (html, latex...)."""
 
     def run(self):
         # As Sphinx does: titles, and so the contents directive, are allowed inside.
@@ -425,18 +418,6 @@ class Todo(Directive):
     def run(self):
         parse_into(self, nodes.container())
         return []
-
-
-class IfConfig(Directive):
-    """Content that depends on the project's configuration, which rst2 does not have: shown."""
-
-    has_content = True
-    required_arguments = 1
-    final_argument_whitespace = True
-    option_spec = {}
-
-    def run(self):
-        return parse_into(self, nodes.container()).children
 
 
 TEST_OPTIONS = {

@@ -10,7 +10,7 @@ import re
 from docutils import nodes
 from docutils.parsers.rst import Directive, directives
 
-from .state import claim_id, state_of
+from .state import claim_id, parse_into, register, state_of
 
 flag = directives.flag
 unchanged = directives.unchanged
@@ -189,15 +189,9 @@ class PythonModule(Directive):
         made = []
         if self.anchor and state.module and not any(n in self.options for n in ("noindex", "no-index")):
             target = nodes.target("", "")
-            ident = claim_id(document, target, "module-" + name)
-            if ident:
-                state.objects[("py", name)] = ident
+            if register(document, target, "py", name, "module-" + name):
                 made.append(target)
-        if self.content:
-            box = nodes.container()
-            self.state.nested_parse(self.content, self.content_offset, box)
-            made.extend(box.children)
-        return made
+        return made + parse_into(self, nodes.container()).children
 
 
 class CurrentModule(PythonModule):

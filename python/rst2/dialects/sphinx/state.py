@@ -30,6 +30,24 @@ def state_of(document):
     return state
 
 
+def register(document, node, domain, name, wanted):
+    """Gives ``node`` an id and records it as where ``name`` of ``domain`` is described."""
+    ident = claim_id(document, node, wanted)
+    if ident:
+        state_of(document).objects.setdefault((domain, name), ident)
+    return ident
+
+
+def parse_into(directive, container, content=None, offset=None):
+    """Parses the directive's content (or ``content``) into ``container``."""
+    directive.state.nested_parse(
+        directive.content if content is None else content,
+        directive.content_offset if offset is None else offset,
+        container,
+    )
+    return container
+
+
 def claim_id(document, node, wanted):
     """Gives ``node`` the id ``wanted`` (made valid); returns it, or None if taken."""
     ident = wanted if _usable(wanted) else nodes.make_id(wanted)
