@@ -73,12 +73,16 @@ class VersionChange(Directive):
         return [box] + messages
 
 
-class SeeAlso(Directive):
+class AdmonitionLike(Directive):
+    """Sphinx's admonition-shaped directives: an optional argument, content, class and name."""
+
     has_content = True
     optional_arguments = 1
     final_argument_whitespace = True
     option_spec = {"class": directives.class_option, "name": unchanged}
 
+
+class SeeAlso(AdmonitionLike):
     def run(self):
         box = nodes.admonition(classes=["seealso"] + self.options.get("class", []))
         box += nodes.title("", "See also")
@@ -407,13 +411,8 @@ def evaluate_tags(expression, tags):
     return value(tree.body)
 
 
-class Todo(Directive):
+class Todo(AdmonitionLike):
     """Sphinx shows todos only with todo_include_todos, False by default."""
-
-    has_content = True
-    optional_arguments = 1
-    final_argument_whitespace = True
-    option_spec = {"class": directives.class_option, "name": unchanged}
 
     def run(self):
         parse_into(self, nodes.container())
