@@ -9,6 +9,7 @@
  * (http/operations.ts), and its use in renderer.ts: the router, the
  * parameter check, the OpenAPI description and the render key follow.
  */
+import { DEFAULT_DIALECT, DIALECTS } from './dialects.js';
 import { Code, ServiceError, type ErrorCode } from './errors.js';
 import type { Catalogue } from './styles.js';
 
@@ -37,6 +38,17 @@ export const OPTIONS = {
     values: () => YES_NO,
     default: 'no',
     code: Code.unknown_use_latex_toc,
+  },
+  Dialect: {
+    name: 'dialect',
+    description:
+      'What the document is written for. `docutils`: plain docutils. `sphinx`: Sphinx\'s standard roles and directives are known ' +
+      '(references resolve within the document, autodoc and includes become placeholders). `pypi`: as PyPI renders a package ' +
+      'description with readme_renderer: any warning makes PyPI refuse it (`check` lists every such problem, `html` and `pdf` ' +
+      'answer `422 pypi_refused`), and the HTML keeps only what PyPI\'s allow-list lets through.',
+    values: () => DIALECTS,
+    default: DEFAULT_DIALECT,
+    code: Code.unknown_dialect,
   },
 } as const satisfies Record<string, OptionSpec>;
 

@@ -77,13 +77,14 @@ export class Renderer {
   }
 
   private async make(op: RenderOperation, options: RenderOptions, doc: Document): Promise<Rendering> {
+    const dialect = option(options, 'dialect');
     switch (op) {
       case 'html': {
-        const out = await this.deps.python.renderHtml(doc.text, option(options, 'style'));
+        const out = await this.deps.python.renderHtml(doc.text, option(options, 'style'), dialect);
         return { body: Buffer.from(out.html, 'utf8'), type: RENDERED_TYPE.html };
       }
       case 'check': {
-        const items: CheckItem[] = await this.deps.python.check(doc.text);
+        const items: CheckItem[] = await this.deps.python.check(doc.text, dialect);
         return { body: Buffer.from(JSON.stringify(items), 'utf8'), type: RENDERED_TYPE.check };
       }
       case 'pdf': {
@@ -91,6 +92,7 @@ export class Renderer {
           documentClass: option(options, 'class'),
           style: option(options, 'style'),
           useLatexToc: option(options, 'use-latex-toc') === 'yes',
+          dialect,
         };
         const latex = await this.deps.python.renderLatex(doc.text, latexOptions);
         const pdf = await this.deps.pdf.compile(latex.latex);

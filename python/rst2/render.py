@@ -4,6 +4,7 @@ import os
 
 from docutils import nodes
 
+from . import dialects
 from .errors import DocumentError
 from .publish import document_title, publish
 from .sanitize import sanitize
@@ -25,18 +26,26 @@ def _style_file(kind, name, suffix):
     return path
 
 
-def render_html(source, style="default"):
+def render_html(source, style="default", dialect="docutils"):
     """A complete HTML5 page with the chosen stylesheet embedded.
 
     ``removed`` lists what the final safety pass (rst2.sanitize) took out of
     the page; it is empty unless a writer path we do not know of let active
-    content through, and the service logs it.
+    content through, and the service logs it.  Every dialect's page goes
+    through that pass, PyPI's allow-list notwithstanding.
     """
+    # docutils' base rules first, shared by every style, then the style.
+    stylesheets = [os.path.join(STYLES_DIR, "html", "base", "docutils.css"), _style_file("html", style, ".css")]
+    chosen = dialects.get(dialect)
+    if chosen is dialects.PYPI:
+        result = chosen.render_html(source, stylesheets)
+        result["html"], result["removed"] = sanitize(result["html"])
+        return result
     parts, document = publish(
         source,
         "html5",
-        # docutils' base rules first, shared by every style, then the style.
-        stylesheet_path=[os.path.join(STYLES_DIR, "html", "base", "docutils.css"), _style_file("html", style, ".css")],
+        dialect=chosen,
+        stylesheet_path=stylesheets,
         stylesheet_dirs=[],
         embed_stylesheet=True,
         syntax_highlight="short",
@@ -54,9 +63,13 @@ def render_latex(source, options=None):
     documentclass = options.get("class", "article")
     if documentclass not in _latex_classes():
         raise ValueError("unknown LaTeX class %r" % documentclass)
+    chosen = dialects.get(options.get("dialect", "docutils"))
+    if chosen is dialects.PYPI:
+        chosen.refuse_if_rejected(chosen.check(source))
     parts, document = publish(
         source,
         "latex",
+        dialect=chosen,
         documentclass=documentclass,
         stylesheet_path=_style_file("latex", options.get("style", "default"), ".sty"),
         stylesheet_dirs=[],

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 
 import { NO_CACHE } from '../cache/render-cache.js';
 import { loadConfig } from '../config.js';
+import { DEFAULT_DIALECT, DIALECTS } from '../dialects.js';
 import { makeDocument } from '../documents/document.js';
 import type { CheckItem } from '../engines/python/protocol.js';
 import { MissingPdfEngine } from '../engines/tex/missing-engine.js';
@@ -23,10 +24,10 @@ import { readVersions } from '../versions.js';
 import { parseArgs, UsageError, type ArgSpec } from './args.js';
 
 export const RENDER_USAGE = [
-  'usage: rst2 html FILE [--style S] [-o OUT]',
-  '       rst2 pdf FILE [--class C] [--style S] [--toc] [-o OUT]',
-  '       rst2 check FILE [--format json|text]',
-  'FILE may be - for standard input.',
+  'usage: rst2 html FILE [--style S] [--dialect D] [-o OUT]',
+  '       rst2 pdf FILE [--class C] [--style S] [--toc] [--dialect D] [-o OUT]',
+  '       rst2 check FILE [--format json|text] [--dialect D]',
+  `FILE may be - for standard input. D is one of ${DIALECTS.join(', ')} (default ${DEFAULT_DIALECT}).`,
 ].join('\n');
 
 // Show "starting engines..." only when the warm-up is noticeable.
@@ -108,21 +109,22 @@ async function render(op: RenderOperation, options: RenderOptions, source: strin
   }
 }
 
-const HTML_OPTIONS: Record<string, ArgSpec> = { style: { kind: 'value' }, output: { kind: 'value', short: 'o' } };
+const HTML_OPTIONS: Record<string, ArgSpec> = { style: { kind: 'value' }, dialect: { kind: 'value' }, output: { kind: 'value', short: 'o' } };
 const PDF_OPTIONS: Record<string, ArgSpec> = {
   class: { kind: 'value' },
   style: { kind: 'value' },
   toc: { kind: 'flag' },
+  dialect: { kind: 'value' },
   output: { kind: 'value', short: 'o' },
 };
-const CHECK_OPTIONS: Record<string, ArgSpec> = { format: { kind: 'value' } };
+const CHECK_OPTIONS: Record<string, ArgSpec> = { format: { kind: 'value' }, dialect: { kind: 'value' } };
 
 /** Returns the exit status. */
 export async function html(args: string[]): Promise<number> {
   const parsed = parseArgs(args, HTML_OPTIONS);
   const file = oneFile(parsed.positionals);
   const catalogue = loadCatalogue(paths.styles);
-  const options = { style: choose(OPTIONS.HtmlStyle, parsed.values.style, catalogue) };
+  const options = { style: choose(OPTIONS.HtmlStyle, parsed.values.style, catalogue), dialect: choose(OPTIONS.Dialect, parsed.values.dialect, catalogue) };
   const source = await readSource(file);
   await outputTo(parsed.values.output).write(await render('html', options, source));
   return 0;
@@ -136,6 +138,7 @@ export async function pdf(args: string[]): Promise<number> {
     class: choose(OPTIONS.LatexClass, parsed.values.class, catalogue),
     style: choose(OPTIONS.LatexStyle, parsed.values.style, catalogue),
     'use-latex-toc': parsed.flags.has('toc') ? 'yes' : 'no',
+    dialect: choose(OPTIONS.Dialect, parsed.values.dialect, catalogue),
   };
   const output = parsed.values.output;
   if ((output === undefined || output === '-') && process.stdout.isTTY) {
@@ -154,9 +157,11 @@ export function formatCheck(file: string, items: readonly CheckItem[]): string {
 export async function check(args: string[]): Promise<number> {
   const parsed = parseArgs(args, CHECK_OPTIONS);
   const file = oneFile(parsed.positionals);
-  const format = choose(FORMAT, parsed.values.format, loadCatalogue(paths.styles));
+  const catalogue = loadCatalogue(paths.styles);
+  const format = choose(FORMAT, parsed.values.format, catalogue);
+  const options = { dialect: choose(OPTIONS.Dialect, parsed.values.dialect, catalogue) };
   const source = await readSource(file);
-  const items = JSON.parse((await render('check', {}, source)).toString('utf8')) as CheckItem[];
+  const items = JSON.parse((await render('check', options, source)).toString('utf8')) as CheckItem[];
   await writeStdout(format === 'json' ? JSON.stringify(items, null, 2) + '\n' : formatCheck(file, items));
   return items.length > 0 ? 1 : 0;
 }

@@ -131,15 +131,17 @@ export const OPERATIONS: readonly OperationEntry[] = [
     methods: ['get', 'post'],
     id: 'Html',
     summary: 'Render HTML',
-    description: "A complete HTML5 page with its stylesheet embedded; docutils' problem reports appear inside the page.",
+    description:
+      "A complete HTML5 page with its stylesheet embedded; docutils' problem reports appear inside the page. " +
+      "With `dialect=pypi`, the page's body is the description exactly as PyPI would show it, or `422 pypi_refused` where PyPI would refuse it.",
     tag: 'render',
     render: 'html',
     sources: ['rst', 'uri', 'token'],
-    options: options('HtmlStyle'),
+    options: options('HtmlStyle', 'Dialect'),
     response: { media: RENDERED_TYPE.html, description: 'The HTML page.', schema: { type: 'string' } },
     headers: { 'Content-Security-Policy': RENDERED_HTML_CSP },
     disposition: false,
-    errors: PYTHON_ERRORS,
+    errors: [...PYTHON_ERRORS, Code.pypi_refused],
   },
   list(`${API_PREFIX}/html/styles`, 'ListHtmlStyles', 'List HTML styles', 'styles', 'style', (c) => c.htmlStyles),
   {
@@ -152,11 +154,11 @@ export const OPERATIONS: readonly OperationEntry[] = [
     tag: 'render',
     render: 'pdf',
     sources: ['rst', 'uri', 'token'],
-    options: options('LatexClass', 'LatexStyle', 'UseLatexToc'),
+    options: options('LatexClass', 'LatexStyle', 'UseLatexToc', 'Dialect'),
     response: { media: RENDERED_TYPE.pdf, description: 'The PDF, named after the document title.' },
     headers: {},
     disposition: true,
-    errors: PDF_ERRORS,
+    errors: [...PDF_ERRORS, Code.pypi_refused],
   },
   list(`${API_PREFIX}/pdf/classes`, 'ListLatexClasses', 'List LaTeX classes', 'classes', 'class', (c) => c.latexClasses),
   list(`${API_PREFIX}/pdf/styles`, 'ListLatexStyles', 'List LaTeX styles', 'styles', 'style', (c) => c.latexStyles),
@@ -178,12 +180,14 @@ export const OPERATIONS: readonly OperationEntry[] = [
     methods: ['get', 'post'],
     id: 'Check',
     summary: 'Check syntax',
-    description: "docutils' system messages of level warning and above, from parsing and transforms; `[]` when the document is correct.",
+    description:
+      "docutils' system messages of level warning and above, from parsing and transforms; `[]` when the document is correct. " +
+      'With `dialect=pypi`, every problem that would make PyPI refuse the description (the HTML writer runs too, as on PyPI), and `[]` exactly when PyPI accepts it.',
     tag: 'check',
     render: 'check',
     // `token` is accepted too, so a shared document can be checked by its link.
     sources: ['rst', 'uri', 'token'],
-    options: [],
+    options: options('Dialect'),
     response: {
       media: RENDERED_TYPE.check,
       description: 'The problems found (a document full of errors is still 200).',
