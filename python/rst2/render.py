@@ -4,10 +4,15 @@ import os
 
 from docutils import nodes
 
+from . import latex_writer
 from .errors import DocumentError
 from .publish import document_title, publish
 
 STYLES_DIR = os.environ.get("RST2_STYLES_DIR", "/rst2/styles")
+
+# docutils' LaTeX writer with our policy for untrusted text (loaded by
+# module name, as docutils does for writers outside its package).
+LATEX_WRITER = latex_writer.__name__
 
 LATEX_CLASSES = ("article", "report", "book", "scrartcl", "scrreprt", "scrbook")
 
@@ -44,7 +49,7 @@ def render_latex(source, options=None):
         raise ValueError("unknown LaTeX class %r" % documentclass)
     parts, document = publish(
         source,
-        "latex",
+        LATEX_WRITER,
         documentclass=documentclass,
         stylesheet_path=_style_file("latex", options.get("style", "default"), ".sty"),
         stylesheet_dirs=[],
