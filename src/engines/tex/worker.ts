@@ -14,10 +14,15 @@ interface TexWorkerData {
   texDir: string;
   module: WebAssembly.Module;
   maxRuns: number;
+  /** Moved on every bit of pdfTeX output; the pool ends a job that leaves it still (see RST2_PDF_STALL_MS). */
+  progress: Int32Array;
 }
 
 const data = workerData as TexWorkerData;
 const port = parentPort!;
+const onProgress = (): void => {
+  Atomics.add(data.progress, 0, 1);
+};
 
 /** The lines of a TeX log that say what went wrong: each `!` error with its context. */
 export function relevantLogLines(log: string, max = 20): string {
@@ -35,7 +40,7 @@ export function relevantLogLines(log: string, max = 20): string {
 }
 
 async function compile(latex: string): Promise<{ ok: true; pdf: Uint8Array } | { ok: false; error: JobFailure }> {
-  const result = await runPdftex({ module: data.module, texDir: data.texDir, files: { 'document.tex': latex }, main: 'document.tex', maxRuns: data.maxRuns });
+  const result = await runPdftex({ module: data.module, texDir: data.texDir, files: { 'document.tex': latex }, main: 'document.tex', maxRuns: data.maxRuns, onProgress });
   if (result.pdf && result.exitCode === 0) {
     const found = findActiveContent(result.pdf);
     if (found.length === 0) return { ok: true, pdf: result.pdf };
