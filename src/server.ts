@@ -12,6 +12,7 @@ import Koa from 'koa';
 import type { Config } from './config.js';
 import { createPdfEngine, createPythonEngine } from './engines/create.js';
 import type { PythonEngine } from './engines/python/engine.js';
+import { snapshotKey } from './engines/python/snapshot.js';
 import { editorPage } from './http/editor.js';
 import type { PdfEngine } from './engines/tex/pdf-engine.js';
 import { ServiceError } from './http/errors.js';
@@ -50,7 +51,10 @@ function manifestKey(file: string): string {
 
 function engineVersion(): string {
   const pkg = JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string };
-  return [pkg.version, manifestKey(path.join(projectRoot, 'wasm/python/manifest.json')), manifestKey(path.join(paths.texDir, 'manifest.json'))].join('/');
+  // Our Python (snapshotKey hashes python/) decides what reaches LaTeX, so a
+  // rendering shared through Redis by an older version is not served again.
+  const python = snapshotKey({ bundlePath: paths.pythonBundle, pythonSources: paths.pythonSources, stylesDir: paths.styles });
+  return [pkg.version, manifestKey(path.join(projectRoot, 'wasm/python/manifest.json')), manifestKey(path.join(paths.texDir, 'manifest.json')), python].join('/');
 }
 
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
