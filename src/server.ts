@@ -49,12 +49,18 @@ function manifestKey(file: string): string {
   }
 }
 
+/** Our Python code changes what a page contains (e.g. what is escaped): its hash keeps older renderings out of the cache. */
+function pythonKey(): string {
+  try {
+    return snapshotKey({ bundlePath: paths.pythonBundle, pythonSources: paths.pythonSources, stylesDir: paths.styles });
+  } catch {
+    return 'none';
+  }
+}
+
 function engineVersion(): string {
   const pkg = JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string };
-  // Our Python (snapshotKey hashes python/) decides what reaches LaTeX, so a
-  // rendering shared through Redis by an older version is not served again.
-  const python = snapshotKey({ bundlePath: paths.pythonBundle, pythonSources: paths.pythonSources, stylesDir: paths.styles });
-  return [pkg.version, manifestKey(path.join(projectRoot, 'wasm/python/manifest.json')), manifestKey(path.join(paths.texDir, 'manifest.json')), python].join('/');
+  return [pkg.version, manifestKey(path.join(projectRoot, 'wasm/python/manifest.json')), pythonKey(), manifestKey(path.join(paths.texDir, 'manifest.json'))].join('/');
 }
 
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
