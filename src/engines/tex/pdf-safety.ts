@@ -39,7 +39,9 @@ export class PdfSyntaxError extends Error {
 
 const WHITESPACE = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
 const DELIMITERS = new Set([0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]);
-const isRegular = (b: number): boolean => !WHITESPACE.has(b) && !DELIMITERS.has(b);
+const REGULAR = Uint8Array.from({ length: 256 }, (_, b) => (WHITESPACE.has(b) || DELIMITERS.has(b) ? 0 : 1));
+const isRegular = (b: number): boolean => REGULAR[b] === 1;
+const ESCAPES: Readonly<Record<number, number>> = { 0x6e: 0x0a, 0x72: 0x0d, 0x74: 0x09, 0x62: 0x08, 0x66: 0x0c, 0x28: 0x28, 0x29: 0x29, 0x5c: 0x5c };
 const hexValue = (b: number): number => (b >= 0x30 && b <= 0x39 ? b - 0x30 : b >= 0x41 && b <= 0x46 ? b - 0x37 : b >= 0x61 && b <= 0x66 ? b - 0x57 : -1);
 
 // Nesting deeper than this is not something pdfTeX writes; refusing it keeps
@@ -98,27 +100,45 @@ class Lexer {
     if (c === 0x29 || c === 0x7b || c === 0x7d) throw new PdfSyntaxError(`unexpected '${String.fromCharCode(c)}' at byte ${this.pos}`);
     const start = this.pos;
     while (this.pos < b.length && isRegular(b[this.pos]!)) this.pos++;
-    const word = Buffer.from(b.subarray(start, this.pos)).toString('latin1');
-    if (/^[+-]?(\d+\.?\d*|\.\d+)$/.test(word)) return { t: 'value', value: { kind: 'number', value: Number(word) } };
+    if (this.pos === start) throw new PdfSyntaxError(`unexpected byte ${c} at ${start}`);
+    // Built by hand: a PDF has tens of thousands of these, and buffers and
+    // regular expressions per token made the check several times slower.
+    let word = '';
+    let numeric = true;
+    for (let i = start; i < this.pos; i++) {
+      const ch = b[i]!;
+      word += String.fromCharCode(ch);
+      if (!((ch >= 0x30 && ch <= 0x39) || ch === 0x2e || ((ch === 0x2b || ch === 0x2d) && i === start))) numeric = false;
+    }
+    if (numeric) {
+      const value = Number(word);
+      if (!Number.isNaN(value)) return { t: 'value', value: { kind: 'number', value } };
+    }
     return { t: 'value', value: { kind: 'keyword', word } };
+  }
+
+  /** The next byte that is not white space or comment (-1 at the end), without consuming it. */
+  peekByte(): number {
+    this.skipSpace();
+    return this.pos < this.bytes.length ? this.bytes[this.pos]! : -1;
   }
 
   private name(): PdfValue {
     const b = this.bytes;
     this.pos++;
-    const out: number[] = [];
+    let name = '';
     while (this.pos < b.length && isRegular(b[this.pos]!)) {
       const c = b[this.pos]!;
       // #xx is how a name spells any byte: /J#61vaScript is /JavaScript.
       if (c === 0x23 && this.pos + 2 < b.length && hexValue(b[this.pos + 1]!) >= 0 && hexValue(b[this.pos + 2]!) >= 0) {
-        out.push(hexValue(b[this.pos + 1]!) * 16 + hexValue(b[this.pos + 2]!));
+        name += String.fromCharCode(hexValue(b[this.pos + 1]!) * 16 + hexValue(b[this.pos + 2]!));
         this.pos += 3;
       } else {
-        out.push(c);
+        name += String.fromCharCode(c);
         this.pos++;
       }
     }
-    return { kind: 'name', name: Buffer.from(out).toString('latin1') };
+    return { kind: 'name', name };
   }
 
   private literalString(): PdfValue {
@@ -131,8 +151,7 @@ class Lexer {
       if (c === 0x5c) {
         const e = b[this.pos++];
         if (e === undefined) break;
-        const simple: Record<number, number> = { 0x6e: 0x0a, 0x72: 0x0d, 0x74: 0x09, 0x62: 0x08, 0x66: 0x0c, 0x28: 0x28, 0x29: 0x29, 0x5c: 0x5c };
-        if (simple[e] !== undefined) out.push(simple[e]!);
+        if (ESCAPES[e] !== undefined) out.push(ESCAPES[e]!);
         else if (e >= 0x30 && e <= 0x37) {
           let v = e - 0x30;
           for (let k = 0; k < 2 && b[this.pos]! >= 0x30 && b[this.pos]! <= 0x37; k++) v = v * 8 + (b[this.pos++]! - 0x30);
@@ -192,10 +211,10 @@ function readValue(lx: Lexer, depth = 0): PdfValue | null {
     case 'open-array': {
       const items: PdfValue[] = [];
       for (;;) {
-        const save = lx.pos;
-        const tok2 = lx.next();
-        if (tok2.t === 'close-array') return { kind: 'array', items };
-        lx.pos = save;
+        if (lx.peekByte() === 0x5d) {
+          lx.pos++;
+          return { kind: 'array', items };
+        }
         const item = readValue(lx, depth + 1);
         if (item === null) throw new PdfSyntaxError('unterminated array');
         items.push(item);
@@ -212,6 +231,11 @@ function readValue(lx: Lexer, depth = 0): PdfValue | null {
 
 function refOrNumber(lx: Lexer, first: number): PdfValue {
   const save = lx.pos;
+  const ahead = lx.peekByte();
+  if (ahead < 0x30 || ahead > 0x39) {
+    lx.pos = save;
+    return { kind: 'number', value: first };
+  }
   const second = lx.next();
   if (second.t === 'value' && second.value.kind === 'number' && Number.isInteger(second.value.value)) {
     const third = lx.next();
