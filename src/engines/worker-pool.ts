@@ -241,15 +241,17 @@ export class WorkerPool {
     if (!counter || stallMs <= 0) return;
     let seen = Atomics.load(counter, 0);
     let since = Date.now();
-    job.timers.push(
-      setInterval(() => {
-        const now = Atomics.load(counter, 0);
-        if (now !== seen) {
-          seen = now;
-          since = Date.now();
-        } else if (Date.now() - since >= stallMs) this.onDeadline(slot, job, 'stalled');
-      }, Math.max(20, Math.floor(stallMs / 5))),
-    );
+    const watch = setInterval(() => {
+      const now = Atomics.load(counter, 0);
+      if (now !== seen) {
+        seen = now;
+        since = Date.now();
+      } else if (Date.now() - since >= stallMs) {
+        clearInterval(watch);
+        this.onDeadline(slot, job, 'stalled');
+      }
+    }, Math.max(20, Math.floor(stallMs / 5)));
+    job.timers.push(watch);
   }
 
   private onDeadline(slot: Slot, job: Job, reason: 'deadline' | 'stalled'): void {
