@@ -386,7 +386,8 @@ export function buildOpenApi(s: OpenApiSettings): OpenApiDocument {
   const pdf: DocumentRoute = {
     id: 'Pdf',
     summary: 'Render PDF',
-    description: 'docutils writes LaTeX, pdfTeX typesets it. Documents with images are `422 images_unsupported`.',
+    description:
+      'docutils writes LaTeX, pdfTeX typesets it. Documents with images are `422 images_unsupported`. A PDF that would carry active content (JavaScript, launch or file actions, non-web links, embedded files, forms) is not served: `422 pdf_unsafe`.',
     tag: 'render',
     sources: ['rst', 'uri', 'token'],
     options: ['LatexClass', 'LatexStyle', 'UseLatexToc', 'Dialect'],
@@ -398,7 +399,7 @@ export function buildOpenApi(s: OpenApiSettings): OpenApiDocument {
     },
     cached: true,
     engineCodes: {
-      422: [...DOCUTILS_422, 'images_unsupported', 'latex_failed', 'pypi_refused'],
+      422: [...DOCUTILS_422, 'images_unsupported', 'latex_failed', 'pypi_refused', 'pdf_unsafe'],
       500: ['render_failed', 'pdf_failed'],
       503: [...POOL_503, 'pdf_unavailable'],
     },
