@@ -18,6 +18,8 @@ export interface Config {
   queueLimit: number;
   renderTimeoutMs: number;
   pdfTimeoutMs: number;
+  /** A PDF job whose pdfTeX prints nothing for this long is ended (422 render_timeout); 0: only the deadline. */
+  pdfStallMs: number;
   maxBodyBytes: number;
   uriMaxBytes: number;
   uriTimeoutMs: number;
@@ -125,6 +127,7 @@ export function loadConfig(env: Env = process.env): Config {
     queueLimit: integer(env, 'RST2_QUEUE_LIMIT', 64, 0, 100_000),
     renderTimeoutMs: integer(env, 'RST2_RENDER_TIMEOUT_MS', 10_000, 100, 600_000),
     pdfTimeoutMs: integer(env, 'RST2_PDF_TIMEOUT_MS', 30_000, 100, 600_000),
+    pdfStallMs: integer(env, 'RST2_PDF_STALL_MS', 5_000, 0, 600_000),
     maxBodyBytes: integer(env, 'RST2_MAX_BODY_BYTES', 2 * MiB, 1024, 1024 * MiB),
     // The reference limits remote documents to "250K"; we read it as
     // 250 KiB (250 × 1024 = 256,000 bytes), the larger reading.

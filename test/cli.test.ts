@@ -10,8 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 
 import type { CheckItem } from '../src/engines/python/protocol.js';
+import { findActiveContent } from '../src/engines/tex/pdf-safety.js';
 import { paths, projectRoot } from '../src/paths.js';
 import { GOOD, haveTex } from './support/fixtures.js';
+import { activeContentSeenByPdfjs, pdfjsView, pdfPages } from './support/pdf.js';
 
 const CLI = path.join(projectRoot, 'dist', 'src', 'cli.js');
 
@@ -120,6 +122,16 @@ describe('the rst2 command', function () {
     const unknown = rst2(['check', '--dialect', 'markdown', 'sphinx.rst'], { cwd: dir });
     expect(unknown.status).to.equal(2);
     expect(unknown.stderr.toString()).to.include('unknown dialect "markdown"; choose one of docutils, sphinx, pypi');
+  });
+
+  (haveTex ? it : it.skip)('pdf applies the same PDF safety as the service', async function () {
+    const attack = 'T\n=\n\n:math:`\\pdfcatalog{/OpenAction <</S/JavaScript/JS(app.alert(1))>>}` `run <run:calc.exe>`_\n';
+    const r = rst2(['pdf', '-', '-o', 'attack.pdf'], { cwd: dir, input: attack });
+    expect(r.status, r.stderr.toString()).to.equal(0);
+    const bytes = new Uint8Array(fs.readFileSync(path.join(dir, 'attack.pdf')));
+    expect(findActiveContent(bytes)).to.deep.equal([]);
+    expect(activeContentSeenByPdfjs(await pdfjsView(bytes))).to.deep.equal([]);
+    expect((await pdfPages(bytes)).join(' ')).to.include('Math not typeset');
   });
 
   it('an unknown style exits 2 and lists the valid names, before rendering', function () {

@@ -14,6 +14,7 @@ describe('configuration', () => {
       queueLimit: 64,
       renderTimeoutMs: 10_000,
       pdfTimeoutMs: 30_000,
+      pdfStallMs: 5_000,
       maxBodyBytes: 2 * 1024 * 1024,
       uriMaxBytes: 256_000,
       uriMaxRedirects: 5,
@@ -36,6 +37,8 @@ describe('configuration', () => {
       [{ RST2_ALLOW_PRIVATE_URI: 'maybe' }, /RST2_ALLOW_PRIVATE_URI must be/],
       [{ RST2_ALLOW_LINK_LOCAL_URI: 'sometimes' }, /RST2_ALLOW_LINK_LOCAL_URI must be/],
       [{ RST2_LOG_LEVEL: 'loud' }, /RST2_LOG_LEVEL must be one of/],
+      [{ RST2_PDF_STALL_MS: '5s' }, /RST2_PDF_STALL_MS must be a whole number/],
+      [{ RST2_PDF_STALL_MS: '700000' }, /RST2_PDF_STALL_MS must be between 0 and 600000/],
     ];
     for (const [env, message] of bad) {
       expect(() => loadConfig(env)).to.throw(ConfigError, message);

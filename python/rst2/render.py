@@ -4,13 +4,16 @@ import os
 
 from docutils import nodes
 
-from . import dialects
+from . import dialects, latex_writer
 from .errors import DocumentError
 from .publish import document_title, publish
 from .sanitize import sanitize
 
 STYLES_DIR = os.environ.get("RST2_STYLES_DIR", "/rst2/styles")
 
+# docutils' LaTeX writer with our policy for untrusted text (loaded by
+# module name, as docutils does for writers outside its package).
+LATEX_WRITER = latex_writer.__name__
 
 def _latex_classes():
     """The classes a client may choose: latex/classes.txt, shared with the TypeScript side."""
@@ -68,7 +71,7 @@ def render_latex(source, options=None):
         chosen.refuse_if_rejected(chosen.check(source))
     parts, document = publish(
         source,
-        "latex",
+        LATEX_WRITER,
         dialect=chosen,
         documentclass=documentclass,
         stylesheet_path=_style_file("latex", options.get("style", "default"), ".sty"),

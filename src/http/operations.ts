@@ -61,7 +61,7 @@ const PYTHON_ERRORS: readonly ErrorCode[] = [
   Code.render_failed,
   ...POOL_ERRORS,
 ];
-const PDF_ERRORS: readonly ErrorCode[] = [...PYTHON_ERRORS, Code.images_unsupported, Code.latex_failed, Code.pdf_failed, Code.pdf_unavailable];
+const PDF_ERRORS: readonly ErrorCode[] = [...PYTHON_ERRORS, Code.images_unsupported, Code.latex_failed, Code.pdf_unsafe, Code.pdf_failed, Code.pdf_unavailable];
 
 interface Common {
   /** The OpenAPI path (`{name}` for a path parameter). */
@@ -150,7 +150,9 @@ export const OPERATIONS: readonly OperationEntry[] = [
     methods: ['get', 'post'],
     id: 'Pdf',
     summary: 'Render PDF',
-    description: 'docutils writes LaTeX, pdfTeX typesets it. Documents with images are `422 images_unsupported`.',
+    description:
+      'docutils writes LaTeX, pdfTeX typesets it. Documents with images are `422 images_unsupported`. A PDF that would carry active content ' +
+      '(JavaScript, launch or file actions, non-web links, embedded files, forms) is not served: `422 pdf_unsafe`.',
     tag: 'render',
     render: 'pdf',
     sources: ['rst', 'uri', 'token'],

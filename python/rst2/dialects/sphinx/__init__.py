@@ -52,7 +52,7 @@ class SphinxDialect(Dialect):
     def settings(self, writer_name):
         return {
             # ``only`` shows its content by the tags of the output being made.
-            "rst2_output": None if writer_name == "null" else writer_name,
+            "rst2_output": OUTPUTS.get(writer_name),
             # Sphinx's own defaults: the first title stays a section (so no
             # docinfo either), quotes are typographic, e-mail is cloaked.
             "doctitle_xform": False,
@@ -65,3 +65,7 @@ class SphinxDialect(Dialect):
 
 
 SPHINX = SphinxDialect()
+
+# The output a writer makes, as ``only`` and ``menuselection`` know it; PDF
+# goes through rst2's own LaTeX writer (rst2.latex_writer). None: check.
+OUTPUTS = {"html5": "html5", "latex": "latex", "rst2.latex_writer": "latex"}
