@@ -22,9 +22,9 @@ interface Made {
 
 const open: WorkerPool[] = [];
 
-function makePool(options: Partial<PoolOptions> & { start?: FakeWorkerData['start']; interruptible?: boolean } = {}): Made {
+function makePool(options: Partial<PoolOptions> & { start?: FakeWorkerData['start']; interruptible?: boolean; watched?: boolean } = {}): Made {
   const log: Array<Record<string, unknown>> = [];
-  const { start = 'ready', interruptible = false, ...rest } = options;
+  const { start = 'ready', interruptible = false, watched = false, ...rest } = options;
   const pool = new WorkerPool({
     name: 'fake',
     size: 1,
@@ -33,12 +33,13 @@ function makePool(options: Partial<PoolOptions> & { start?: FakeWorkerData['star
     graceMs: 200,
     startBackoffMs: 20,
     log: createLogger('debug', (line) => log.push(JSON.parse(line) as Record<string, unknown>)),
-    timeoutError: () => new ServiceError(Code.render_timeout, 'past the deadline'),
+    timeoutError: (reason) => new ServiceError(Code.render_timeout, reason === 'stalled' ? 'no progress' : 'past the deadline'),
     spawn: () => {
       const interrupt = interruptible ? new SharedArrayBuffer(4) : undefined;
-      const workerData: FakeWorkerData = { start, interrupt };
+      const progress = watched ? new Int32Array(new SharedArrayBuffer(4)) : undefined;
+      const workerData: FakeWorkerData = { start, interrupt, progress };
       const worker = new Worker(FAKE, { workerData });
-      return interrupt ? { worker, interrupt: () => Atomics.store(new Int32Array(interrupt), 0, 2) } : { worker };
+      return { worker, progress, ...(interrupt ? { interrupt: () => Atomics.store(new Int32Array(interrupt), 0, 2) } : {}) };
     },
     ...rest,
   });
@@ -123,6 +124,25 @@ describe('worker pool (fake workers)', function () {
     await until('the replacement is ready', () => warm(pool.stats(), 1));
     expect(pool.stats().restarts).to.equal(1);
     expect(await run(pool, { do: 'echo', value: 'fresh' })).to.equal('fresh');
+  });
+
+  it('ends a job whose worker makes no progress for stallMs, long before its deadline, and replaces the worker', async () => {
+    const { pool, log } = makePool({ timeoutMs: 8000, stallMs: 150, watched: true });
+    await pool.start();
+    const started = Date.now();
+    const err = await run(pool, { do: 'spin' }).catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(ServiceError).and.include({ code: 'render_timeout', message: 'no progress' });
+    expect(Date.now() - started).to.be.below(4000);
+    expect(log.some((l) => l.msg === 'fake job without progress for 150 ms: terminating worker')).to.equal(true);
+    await until('the replacement is ready', () => warm(pool.stats(), 1));
+    expect(pool.stats().restarts).to.equal(1);
+  });
+
+  it('lets a job that keeps making progress run past stallMs', async () => {
+    const { pool } = makePool({ timeoutMs: 8000, stallMs: 150, watched: true });
+    await pool.start();
+    expect(await run(pool, { do: 'tick', ms: 600, every: 20, value: 'done' })).to.equal('done');
+    expect(pool.stats().restarts).to.equal(0);
   });
 
   for (const how of ['exit', 'throw'] as const) {

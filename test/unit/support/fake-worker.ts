@@ -13,6 +13,8 @@ export interface FakeWorkerData {
   start: 'ready' | 'fail' | 'exit';
   /** The pool sets its first Int32 to ask a spinning job to stop. */
   interrupt?: SharedArrayBuffer;
+  /** The counter the pool's stall watch reads; `tick` jobs move it. */
+  progress?: Int32Array;
 }
 
 export type FakeJob =
@@ -21,8 +23,10 @@ export type FakeJob =
   | { do: 'fail'; code: ErrorCode; message: string; detail?: string }
   | { do: 'exit' }
   | { do: 'throw' }
-  /** Busy until interrupted (then answers render_timeout), or for ever without an interrupt. */
-  | { do: 'spin' };
+  /** Busy until interrupted (then answers render_timeout), or for ever without an interrupt: no progress. */
+  | { do: 'spin' }
+  /** Busy for `ms`, moving the progress counter every `every` ms, then answers `value`. */
+  | { do: 'tick'; ms: number; every: number; value: unknown };
 
 const data = workerData as FakeWorkerData;
 const port = parentPort!;
@@ -56,6 +60,17 @@ else {
           // A render stuck in C would look like this to the pool.
         }
         return reply({ type: 'done', id, ok: false, error: { code: Code.render_timeout, message: 'interrupted' } });
+      }
+      case 'tick': {
+        const end = Date.now() + job.ms;
+        let next = Date.now();
+        while (Date.now() < end) {
+          if (Date.now() >= next && data.progress) {
+            Atomics.add(data.progress, 0, 1);
+            next += job.every;
+          }
+        }
+        return reply({ type: 'done', id, ok: true, value: job.value });
       }
     }
   });
