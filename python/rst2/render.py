@@ -4,6 +4,7 @@ import os
 
 from docutils import nodes
 
+from . import latex_format
 from .errors import DocumentError
 from .publish import document_title, publish
 
@@ -37,24 +38,20 @@ def render_html(source, style="default"):
 
 
 def render_latex(source, options=None):
-    """LaTeX for pdfTeX; refuses documents with images (not supported in PDF)."""
-    options = dict(options or {})
-    documentclass = options.get("class", "article")
-    if documentclass not in LATEX_CLASSES:
-        raise ValueError("unknown LaTeX class %r" % documentclass)
-    parts, document = publish(
-        source,
-        "latex",
-        documentclass=documentclass,
-        stylesheet_path=_style_file("latex", options.get("style", "default"), ".sty"),
-        stylesheet_dirs=[],
-        embed_stylesheet=True,
-        use_latex_toc=bool(options.get("use_latex_toc", False)),
-        syntax_highlight="none",
-        report_level=2,
-    )
-    latex = parts["whole"]
-    if options.get("use_latex_toc") and "\\tableofcontents" not in latex:
+    """LaTeX for pdfTeX; refuses documents with images (not supported in PDF).
+
+    ``format_preamble`` is the part of the preamble a format can hold (see
+    latex_format), which ``latex`` then starts with; None when this document
+    must be typeset with the plain pdflatex format.
+    """
+    settings = _latex_settings(options)
+    parts, document = publish(source, "latex", **settings)
+    fmt = _format_for(settings)
+    latex = latex_format.split(parts, fmt)
+    if latex is None:
+        fmt = None
+        latex = parts["whole"]
+    if settings["use_latex_toc"] and "\\tableofcontents" not in latex:
         # docutils only writes \tableofcontents for a ``contents`` directive;
         # a client asking for LaTeX's TOC expects one either way.
         anchor = "\\maketitle\n" if "\\maketitle\n" in latex else "\\begin{document}\n"
@@ -67,7 +64,41 @@ def render_latex(source, options=None):
             "(found %d image or figure directive%s, first at line %s)."
             % (len(images), "" if len(images) == 1 else "s", _line_of(images[0]) or "?"),
         )
-    return {"latex": latex, "title": document_title(document)}
+    return {
+        "latex": latex,
+        "title": document_title(document),
+        "format_preamble": fmt["text"] if fmt else None,
+    }
+
+
+def _latex_settings(options):
+    options = dict(options or {})
+    documentclass = options.get("class", "article")
+    if documentclass not in LATEX_CLASSES:
+        raise ValueError("unknown LaTeX class %r" % documentclass)
+    return {
+        "documentclass": documentclass,
+        "stylesheet_path": _style_file("latex", options.get("style", "default"), ".sty"),
+        "stylesheet_dirs": [],
+        "embed_stylesheet": True,
+        "use_latex_toc": bool(options.get("use_latex_toc", False)),
+        "syntax_highlight": "none",
+        "report_level": 2,
+    }
+
+
+# The format part for each set of settings, made from an empty document so
+# that it holds nothing of any user's text (a script set for the preamble
+# would be one more setting here).
+_formats = {}
+
+
+def _format_for(settings):
+    key = tuple(sorted((name, repr(value)) for name, value in settings.items()))
+    if key not in _formats:
+        empty, _ = publish("", "latex", **settings)
+        _formats[key] = latex_format.build_format_preamble(empty)
+    return _formats[key]
 
 
 def _line_of(node):

@@ -18,6 +18,11 @@ export interface PythonWorkerData {
 }
 
 export interface HtmlResult { html: string; title: string }
-export interface LatexResult { latex: string; title: string }
+export interface LatexResult {
+  latex: string;
+  title: string;
+  /** The part of `latex` a format can hold (python/rst2/latex_format.py); null: typeset it plainly. */
+  format_preamble: string | null;
+}
 export interface CheckItem { message: string; type: string; line: number | null; context: string }
 export interface CheckResult { messages: CheckItem[] }
