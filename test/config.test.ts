@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 
 import { ConfigError, loadConfig } from '../src/config.js';
@@ -20,6 +21,10 @@ describe('configuration', () => {
       allowPrivateUri: false,
     });
     expect(c.workers).to.be.at.least(1);
+    expect(c.texFormatBytes).to.equal(256 * 1024 * 1024);
+    expect(c.texFormatDir).to.equal(path.join(os.homedir(), '.cache', 'rst2', 'tex-formats'));
+    expect(loadConfig({ RST2_CACHE_DIR: '/var/cache/rst2' }).texFormatDir).to.equal('/var/cache/rst2/tex-formats');
+    expect(loadConfig({ RST2_TEX_FORMAT_DIR: '/srv/fmt', RST2_TEX_FORMAT_BYTES: '0' })).to.include({ texFormatDir: '/srv/fmt', texFormatBytes: 0 });
   });
 
   it('refuses bad values with a message naming the variable', () => {
@@ -29,6 +34,7 @@ describe('configuration', () => {
       [{ RST2_WORKERS: '0' }, /RST2_WORKERS must be between 1/],
       [{ RST2_ALLOW_PRIVATE_URI: 'maybe' }, /RST2_ALLOW_PRIVATE_URI must be/],
       [{ RST2_LOG_LEVEL: 'loud' }, /RST2_LOG_LEVEL must be one of/],
+      [{ RST2_TEX_FORMAT_BYTES: '7MB' }, /RST2_TEX_FORMAT_BYTES must be a whole number/],
     ];
     for (const [env, message] of bad) {
       expect(() => loadConfig(env)).to.throw(ConfigError, message);

@@ -11,7 +11,7 @@ import type { Logger } from '../../log.js';
 import { WorkerPool, type PoolStats } from '../worker-pool.js';
 import { MARKER } from './format-dump.js';
 import { FormatStore } from './format-store.js';
-import type { PdfEngine } from './pdf-engine.js';
+import type { PdfEngine, TypesetStats } from './pdf-engine.js';
 import { loadTexModule } from './pdftex-instance.js';
 import type { TexJob, TexReply } from './worker.js';
 
@@ -34,6 +34,7 @@ export class TexEngine implements PdfEngine {
   readonly available = true;
   private pool?: WorkerPool;
   private formats?: FormatStore;
+  private readonly counts = { withFormat: 0, plain: 0, runs: 0 };
 
   constructor(private readonly opts: TexEngineOptions) {}
 
@@ -81,10 +82,16 @@ export class TexEngine implements PdfEngine {
     const format = fits ? this.formats?.find(formatPreamble) : undefined;
     const reply = await this.pool.run<TexReply>({ latex, ...(format ? { format } : {}) } satisfies TexJob);
     if (format && reply.formatBroken) this.formats?.broken(format);
+    if (format && !reply.formatBroken) this.counts.withFormat++;
+    else this.counts.plain++;
+    this.counts.runs += reply.runs;
     return Buffer.from(reply.pdf);
   }
 
-  /** Resolves when no format is being made (for benchmarks and tests). */
+  typesetStats(): TypesetStats | undefined {
+    return this.formats ? { ...this.counts, formatsMade: this.formats.made } : undefined;
+  }
+
   formatsIdle(): Promise<void> {
     return this.formats?.idle() ?? Promise.resolve();
   }

@@ -54,6 +54,8 @@ export class FormatStore {
   private current?: { name: string; worker: Worker };
   private idleWaiters: Array<() => void> = [];
   private closed = false;
+  /** Formats this store has made. */
+  made = 0;
   private readonly runtimeDir: string | undefined;
 
   constructor(private readonly opts: FormatStoreOptions) {
@@ -139,6 +141,7 @@ export class FormatStore {
     try {
       const bytes = await this.dump(item.name, item.preamble);
       await this.save(item.name, bytes);
+      this.made++;
       this.opts.log.info('made a LaTeX format', { format: item.name, bytes: bytes.length, ms: Date.now() - started });
     } catch (err) {
       this.failed.add(item.name);

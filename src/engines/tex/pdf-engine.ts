@@ -1,5 +1,17 @@
 import type { PoolStats } from '../worker-pool.js';
 
+/** Counts since start, for /metrics. */
+export interface TypesetStats {
+  /** Jobs that started from a preamble format. */
+  withFormat: number;
+  /** Jobs that started from the plain pdflatex format. */
+  plain: number;
+  /** pdfTeX runs of all successful jobs (one per job when nothing is read back). */
+  runs: number;
+  /** Formats made at run time. */
+  formatsMade: number;
+}
+
 /** What the PDF pipeline needs from a TeX engine: LaTeX source in, PDF bytes out. */
 export interface PdfEngine {
   /** False when no TeX engine is installed (PDF requests then answer 503). */
@@ -12,5 +24,8 @@ export interface PdfEngine {
   compile(latex: string, formatPreamble?: string | null): Promise<Buffer>;
   /** Undefined when there is no pool (no TeX engine installed). */
   stats(): PoolStats | undefined;
+  typesetStats(): TypesetStats | undefined;
+  /** Resolves when no format is being made (benchmarks and tests wait with it). */
+  formatsIdle(): Promise<void>;
   close(): Promise<void>;
 }

@@ -45,6 +45,8 @@ export interface PdftexResult {
   exitCode: number;
   /** What the engine printed on its terminal (stdout and stderr) in the last run. */
   output: string;
+  /** The job folder after the last run (.aux, .toc, ...: the input of a further run). */
+  files: ReadonlyMap<string, Uint8Array>;
 }
 
 export function checkedJobPath(name: string): string {
@@ -105,5 +107,5 @@ export async function runPdftex(job: PdftexJob): Promise<PdftexResult> {
   const log = logBytes ? new TextDecoder('utf-8').decode(logBytes) : last.output;
   const pdfBytes = files.get(`${jobname}.pdf`);
   const pdf = last.exitCode === 0 && pdfBytes && pdfBytes.length > 0 ? pdfBytes : null;
-  return { pdf, log, runs, exitCode: last.exitCode, output: last.output };
+  return { pdf, log, runs, exitCode: last.exitCode, output: last.output, files };
 }
