@@ -12,6 +12,7 @@ import Koa from 'koa';
 import type { Config } from './config.js';
 import { createPdfEngine, createPythonEngine } from './engines/create.js';
 import type { PythonEngine } from './engines/python/engine.js';
+import { snapshotKey } from './engines/python/snapshot.js';
 import { editorPage } from './http/editor.js';
 import type { PdfEngine } from './engines/tex/pdf-engine.js';
 import { ServiceError } from './http/errors.js';
@@ -48,9 +49,18 @@ function manifestKey(file: string): string {
   }
 }
 
+/** Our Python code changes what a page contains (e.g. what is escaped): its hash keeps older renderings out of the cache. */
+function pythonKey(): string {
+  try {
+    return snapshotKey({ bundlePath: paths.pythonBundle, pythonSources: paths.pythonSources, stylesDir: paths.styles });
+  } catch {
+    return 'none';
+  }
+}
+
 function engineVersion(): string {
   const pkg = JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string };
-  return [pkg.version, manifestKey(path.join(projectRoot, 'wasm/python/manifest.json')), manifestKey(path.join(paths.texDir, 'manifest.json'))].join('/');
+  return [pkg.version, manifestKey(path.join(projectRoot, 'wasm/python/manifest.json')), pythonKey(), manifestKey(path.join(paths.texDir, 'manifest.json'))].join('/');
 }
 
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {

@@ -7,15 +7,13 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 import { EDITOR_CSP } from '../src/http/editor.js';
-import { projectRoot } from '../src/paths.js';
 import type { RunningServer } from '../src/server.js';
+import { launchChromium, SCREENSHOTS, skipWithoutChromium } from './support/chromium.js';
 import { api, errorOf, form, server } from './support/server.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOTS = path.join(projectRoot, 'test-output', 'screenshots');
 const WAIT_MS = 60_000;
 // Where the page keeps the draft (web/src/main.ts, STORED_DOCUMENT).
 const STORED_KEY = 'rst2.document';
@@ -114,18 +112,9 @@ describe('editor page in Chromium', function () {
   let problems: string[];
 
   before(async function () {
-    if (!fs.existsSync(CHROMIUM)) {
-      console.log(`      skipped: no Chromium at ${CHROMIUM} (scripts/setup-chromium.mjs installs Debian's chromium as root)`);
-      this.skip();
-    }
+    skipWithoutChromium(this);
     s = await server();
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
-    // playwright starts the browser on a fresh temporary profile of its own.
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-    });
+    browser = await launchChromium();
   });
 
   after(async () => {

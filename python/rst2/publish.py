@@ -9,7 +9,7 @@ import warnings
 from docutils import core, io, utils
 from docutils.readers import standalone
 
-from . import directives
+from . import directives, html_writer
 from .errors import DocumentError
 from .safety import NeutralizeUnsafeLinks
 from .settings import untrusted
@@ -59,6 +59,8 @@ def publish(source, writer_name, observers=(), **presentation):
     """Runs docutils once; returns (parts, doctree)."""
     publisher = core.Publisher(
         reader=SafeReader(observers),
+        # None: docutils' own writer of that name.
+        writer=html_writer.Writer() if writer_name == "html5" else None,
         source_class=io.StringInput,
         destination_class=io.NullOutput if writer_name == "null" else io.StringOutput,
     )

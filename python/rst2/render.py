@@ -7,6 +7,7 @@ from docutils import nodes
 from . import latex_format
 from .errors import DocumentError
 from .publish import document_title, publish
+from .sanitize import sanitize
 
 STYLES_DIR = os.environ.get("RST2_STYLES_DIR", "/rst2/styles")
 
@@ -21,7 +22,12 @@ def _style_file(kind, name, suffix):
 
 
 def render_html(source, style="default"):
-    """A complete HTML5 page with the chosen stylesheet embedded."""
+    """A complete HTML5 page with the chosen stylesheet embedded.
+
+    ``removed`` lists what the final safety pass (rst2.sanitize) took out of
+    the page; it is empty unless a writer path we do not know of let active
+    content through, and the service logs it.
+    """
     parts, document = publish(
         source,
         "html5",
@@ -34,7 +40,8 @@ def render_html(source, style="default"):
         # does; nothing goes to stderr (settings.untrusted).
         report_level=2,
     )
-    return {"html": parts["whole"], "title": document_title(document)}
+    page, removed = sanitize(parts["whole"])
+    return {"html": page, "title": document_title(document), "removed": removed}
 
 
 def render_latex(source, options=None):

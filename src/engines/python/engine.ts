@@ -80,8 +80,12 @@ export class PythonEngine {
     return this.pool.busyThreads();
   }
 
-  renderHtml(source: string, style: string): Promise<HtmlResult> {
-    return this.pool.run<HtmlResult>({ op: 'html', source, options: { style } } satisfies PythonJob);
+  async renderHtml(source: string, style: string): Promise<HtmlResult> {
+    const out = await this.pool.run<HtmlResult>({ op: 'html', source, options: { style } } satisfies PythonJob);
+    // The writer should never produce active content; when the safety pass
+    // had to remove some, a docutils path is open that needs closing.
+    if (out.removed.length > 0) this.opts.log.warn('active content removed from rendered HTML', { removed: out.removed });
+    return out;
   }
 
   renderLatex(source: string, opts: LatexOptions): Promise<LatexResult> {

@@ -17,7 +17,12 @@ export interface PythonWorkerData {
   interrupt: SharedArrayBuffer;
 }
 
-export interface HtmlResult { html: string; title: string }
+export interface HtmlResult {
+  html: string;
+  title: string;
+  /** What the final safety pass (python/rst2/sanitize.py) took out of the page; normally empty. */
+  removed: string[];
+}
 export interface LatexResult {
   latex: string;
   title: string;
