@@ -16,7 +16,7 @@ import { loadTexModule, runPdftex, type PdftexResult } from '../src/engines/tex/
 import { logAsksForRerun } from '../src/engines/tex/rerun.js';
 import { createLogger } from '../src/log.js';
 import { paths } from '../src/paths.js';
-import { pdfPages } from './support/pdf.js';
+import { pdfFacts, pdfPages } from './support/pdf.js';
 import { tempDir } from './support/server.js';
 
 const built = fs.existsSync(path.join(paths.texDir, 'manifest.json'));
@@ -146,14 +146,16 @@ x      y
     });
   });
 
-  describe('the same PDF with and without the preamble format', () => {
+  describe('the same PDF with and without the preamble format, and as docutils lays it out', () => {
     let formats: string;
     before(() => { formats = tempDir('formats'); });
 
     for (const cls of CLASSES) {
       for (const style of STYLES) {
-        it(`class ${cls}, style ${style}: same text and pages`, async () => {
+        it(`class ${cls}, style ${style}: same text, pages, fonts, links, bookmarks and metadata`, async () => {
           const out = await latexOf(SAMPLE, cls, style);
+          const docutils = await python.renderLatex(SAMPLE, { documentClass: cls, style, useLatexToc: false, docutilsLayout: true });
+          expect(docutils.format_preamble).to.equal(null);
           const preamble = out.format_preamble;
           expect(preamble, 'no format preamble').to.be.a('string');
           const name = formatName(engineKey(texDir), preamble!);
@@ -161,18 +163,23 @@ x      y
           expect(dumped.format, dumped.log.slice(-2000)).to.not.equal(null);
           fs.writeFileSync(path.join(formats, `${name}.fmt`), dumped.format!);
 
+          const before = await typeset({ 'document.tex': docutils.latex });
           const plain = await typeset({ 'document.tex': out.latex });
           const fast = await typeset({ 'document.tex': out.latex }, { dir: formats, file: `${name}.fmt` });
-          expect(plain.exitCode, plain.log.slice(-2000)).to.equal(0);
-          expect(fast.exitCode, fast.log.slice(-2000)).to.equal(0);
+          for (const r of [before, plain, fast]) expect(r.exitCode, r.log.slice(-2000)).to.equal(0);
           // The format really was used: the log shows mylatexformat's banner.
           expect(fast.log).to.include('CUSTOMISED FORMAT');
           expect(plain.log).to.not.include('CUSTOMISED FORMAT');
           expect(fast.runs).to.equal(plain.runs);
-          const [a, b] = [await pdfPages(plain.pdf!), await pdfPages(fast.pdf!)];
-          expect(b.length).to.equal(a.length);
-          expect(b).to.deep.equal(a);
+          const [a, b, c] = [await pdfPages(before.pdf!), await pdfPages(plain.pdf!), await pdfPages(fast.pdf!)];
           expect(a.join('\n')).to.include('Sample Title');
+          expect(b, 'docutils layout vs ours').to.deep.equal(a);
+          expect(c, 'with the format').to.deep.equal(a);
+          const [fa, fb, fc] = [await pdfFacts(before.pdf!), await pdfFacts(plain.pdf!), await pdfFacts(fast.pdf!)];
+          expect(fa.fonts).to.not.deep.equal([]);
+          expect(fa.links).to.not.deep.equal([]);
+          expect(fb).to.deep.equal(fa);
+          expect(fc).to.deep.equal(fa);
         });
       }
     }

@@ -49,11 +49,12 @@ def render_latex(source, options=None):
 
     ``format_preamble`` is the part of the preamble a format can hold (see
     latex_format), which ``latex`` then starts with; None when this document
-    must be typeset with the plain pdflatex format.
+    must be typeset with the plain pdflatex format. The option
+    ``docutils_layout`` keeps docutils' own layout (for comparisons).
     """
     settings = _latex_settings(options)
     parts, document = publish(source, "latex", **settings)
-    fmt = _format_for(settings)
+    fmt = None if (options or {}).get("docutils_layout") else _format_for(settings)
     latex = latex_format.split(parts, fmt)
     if latex is None:
         fmt = None

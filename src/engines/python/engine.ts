@@ -26,6 +26,8 @@ export interface LatexOptions {
   documentClass: string;
   style: string;
   useLatexToc: boolean;
+  /** docutils' own layout, without a format preamble (to compare against). */
+  docutilsLayout?: boolean;
 }
 
 // Python checks its interrupt buffer every few bytecodes; a render that does
@@ -92,7 +94,7 @@ export class PythonEngine {
     return this.pool.run<LatexResult>({
       op: 'latex',
       source,
-      options: { class: opts.documentClass, style: opts.style, use_latex_toc: opts.useLatexToc },
+      options: { class: opts.documentClass, style: opts.style, use_latex_toc: opts.useLatexToc, docutils_layout: opts.docutilsLayout === true },
     } satisfies PythonJob);
   }
 
