@@ -314,12 +314,12 @@ touch "$CDIR/done"
 # Keep the three newest results and the two newest engines, so that
 # checkouts of neighbouring versions on one machine do not rebuild each
 # other's; older ones go.
-prune_cache() { # pattern keep
-  ls -dt $1 2>/dev/null | tail -n +$(( $2 + 1 )) | while read -r d; do
-    log "removing old cache entry $d"; rm -rf "$d"
+prune_cache() { # name-regex keep
+  ls -dt "$CACHE_ROOT"/*/ 2>/dev/null | grep -E "/$1/\$" | tail -n +$(( $2 + 1 )) | while read -r d; do
+    log "removing old cache entry ${d%/}"; rm -rf "${d%/}"
   done
 }
-prune_cache "$CACHE_ROOT/[0-9a-f]*[0-9a-f]" 3
-prune_cache "$CACHE_ROOT/engine-*[0-9a-f]" 2
+prune_cache '[0-9a-f]{16}' 3
+prune_cache 'engine-[0-9a-f]{16}' 2
 log "build finished in $(( $(date +%s) - T0 )) s"
 install_result

@@ -136,8 +136,8 @@ export function loadConfig(env: Env = process.env): Config {
     allowPrivateUri: flag(env, 'RST2_ALLOW_PRIVATE_URI'),
     dataDir: path.resolve(env.RST2_DATA_DIR?.trim() || 'data'),
     texFormatDir: path.resolve(env.RST2_TEX_FORMAT_DIR?.trim() || path.join(env.RST2_CACHE_DIR?.trim() || path.join(os.homedir(), '.cache', 'rst2'), 'tex-formats')),
-    // About 7 MB a format: room for every class and style (18) twice over.
-    texFormatBytes: integer(env, 'RST2_TEX_FORMAT_BYTES', 256 * MiB, 0, 64 * 1024 * MiB),
+    // About 19 MB a format (kept uncompressed): room for every class and style (18).
+    texFormatBytes: integer(env, 'RST2_TEX_FORMAT_BYTES', 512 * MiB, 0, 64 * 1024 * MiB),
     cacheBytes: integer(env, 'RST2_CACHE_BYTES', 64 * MiB, 0, 64 * 1024 * MiB),
     redisUrl: redisUrl(env, 'REDIS_URL'),
     redisCacheUrl: redisUrl(env, 'RST2_REDIS_CACHE_URL') ?? redisUrl(env, 'REDIS_URL'),

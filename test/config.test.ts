@@ -21,7 +21,7 @@ describe('configuration', () => {
       allowPrivateUri: false,
     });
     expect(c.workers).to.be.at.least(1);
-    expect(c.texFormatBytes).to.equal(256 * 1024 * 1024);
+    expect(c.texFormatBytes).to.equal(512 * 1024 * 1024);
     expect(c.texFormatDir).to.equal(path.join(os.homedir(), '.cache', 'rst2', 'tex-formats'));
     expect(loadConfig({ RST2_CACHE_DIR: '/var/cache/rst2' }).texFormatDir).to.equal('/var/cache/rst2/tex-formats');
     expect(loadConfig({ RST2_TEX_FORMAT_DIR: '/srv/fmt', RST2_TEX_FORMAT_BYTES: '0' })).to.include({ texFormatDir: '/srv/fmt', texFormatBytes: 0 });

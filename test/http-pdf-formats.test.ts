@@ -66,8 +66,8 @@ const unique = (): string => `w${Date.now()}${Math.random().toString(36).slice(2
 
   it('keeps the folder within RST2_TEX_FORMAT_BYTES, the least recently used going first', async () => {
     const dir = tempDir('fmt-bound');
-    // Room for one format (about 7 MB) but not two.
-    const s = await server({ RST2_TEX_FORMAT_DIR: dir, RST2_TEX_FORMAT_BYTES: String(10 * 1024 * 1024) });
+    // Room for one format (about 19 MB) but not two.
+    const s = await server({ RST2_TEX_FORMAT_DIR: dir, RST2_TEX_FORMAT_BYTES: String(30 * 1024 * 1024) });
     await pdfWith(s, unique(), { class: 'book', style: 'style2' });
     await s.pdf.formatsIdle();
     const [older] = formatsIn(dir);
