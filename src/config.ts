@@ -18,11 +18,15 @@ export interface Config {
   queueLimit: number;
   renderTimeoutMs: number;
   pdfTimeoutMs: number;
+  /** A PDF job whose pdfTeX prints nothing for this long is ended (422 render_timeout); 0: only the deadline. */
+  pdfStallMs: number;
   maxBodyBytes: number;
   uriMaxBytes: number;
   uriTimeoutMs: number;
   uriMaxRedirects: number;
   allowPrivateUri: boolean;
+  /** Link-local and cloud metadata addresses for `uri`; apart from allowPrivateUri, which never opens them. */
+  allowLinkLocalUri: boolean;
   dataDir: string;
   /** Where LaTeX formats for non-default class/style combinations are made and kept. */
   texFormatDir: string;
@@ -127,6 +131,7 @@ export function loadConfig(env: Env = process.env): Config {
     queueLimit: integer(env, 'RST2_QUEUE_LIMIT', 64, 0, 100_000),
     renderTimeoutMs: integer(env, 'RST2_RENDER_TIMEOUT_MS', 10_000, 100, 600_000),
     pdfTimeoutMs: integer(env, 'RST2_PDF_TIMEOUT_MS', 30_000, 100, 600_000),
+    pdfStallMs: integer(env, 'RST2_PDF_STALL_MS', 5_000, 0, 600_000),
     maxBodyBytes: integer(env, 'RST2_MAX_BODY_BYTES', 2 * MiB, 1024, 1024 * MiB),
     // The reference limits remote documents to "250K"; we read it as
     // 250 KiB (250 × 1024 = 256,000 bytes), the larger reading.
@@ -134,6 +139,7 @@ export function loadConfig(env: Env = process.env): Config {
     uriTimeoutMs: integer(env, 'RST2_URI_TIMEOUT_MS', 10_000, 100, 600_000),
     uriMaxRedirects: integer(env, 'RST2_URI_MAX_REDIRECTS', 5, 0, 20),
     allowPrivateUri: flag(env, 'RST2_ALLOW_PRIVATE_URI'),
+    allowLinkLocalUri: flag(env, 'RST2_ALLOW_LINK_LOCAL_URI'),
     dataDir: path.resolve(env.RST2_DATA_DIR?.trim() || 'data'),
     texFormatDir: path.resolve(env.RST2_TEX_FORMAT_DIR?.trim() || path.join(env.RST2_CACHE_DIR?.trim() || path.join(os.homedir(), '.cache', 'rst2'), 'tex-formats')),
     // About 19 MB a format (kept uncompressed): room for every class and style (18).

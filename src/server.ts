@@ -20,6 +20,7 @@ import { cors } from './http/cors.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { observe } from './http/observe.js';
 import { buildRouter } from './http/routes.js';
+import { closeUnreadBodies } from './http/unread-body.js';
 import { createLogger, type Logger } from './log.js';
 import { Metrics } from './metrics.js';
 import { paths, projectRoot } from './paths.js';
@@ -146,11 +147,13 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       timeoutMs: config.uriTimeoutMs,
       maxRedirects: config.uriMaxRedirects,
       allowPrivate: config.allowPrivateUri,
+      allowLinkLocal: config.allowLinkLocalUri,
     },
     health,
     ready,
     metrics: () => metrics.text(),
   });
+  app.use(closeUnreadBodies());
   app.use(observe(log, metrics));
   app.use(errorMiddleware(log));
   app.use(cors(config.corsOrigins));

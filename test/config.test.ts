@@ -15,10 +15,12 @@ describe('configuration', () => {
       queueLimit: 64,
       renderTimeoutMs: 10_000,
       pdfTimeoutMs: 30_000,
+      pdfStallMs: 5_000,
       maxBodyBytes: 2 * 1024 * 1024,
       uriMaxBytes: 256_000,
       uriMaxRedirects: 5,
       allowPrivateUri: false,
+      allowLinkLocalUri: false,
     });
     expect(c.workers).to.be.at.least(1);
     expect(c.texFormatBytes).to.equal(512 * 1024 * 1024);
@@ -27,14 +29,22 @@ describe('configuration', () => {
     expect(loadConfig({ RST2_TEX_FORMAT_DIR: '/srv/fmt', RST2_TEX_FORMAT_BYTES: '0' })).to.include({ texFormatDir: '/srv/fmt', texFormatBytes: 0 });
   });
 
+  it('keeps link-local and cloud metadata addresses apart from private ones', () => {
+    expect(loadConfig({ RST2_ALLOW_PRIVATE_URI: '1' })).to.include({ allowPrivateUri: true, allowLinkLocalUri: false });
+    expect(loadConfig({ RST2_ALLOW_LINK_LOCAL_URI: 'yes' })).to.include({ allowPrivateUri: false, allowLinkLocalUri: true });
+  });
+
   it('refuses bad values with a message naming the variable', () => {
     const bad: Array<[Record<string, string>, RegExp]> = [
       [{ PORT: 'eighty' }, /PORT must be a whole number/],
       [{ PORT: '70000' }, /PORT must be between 0 and 65535/],
       [{ RST2_WORKERS: '0' }, /RST2_WORKERS must be between 1/],
       [{ RST2_ALLOW_PRIVATE_URI: 'maybe' }, /RST2_ALLOW_PRIVATE_URI must be/],
+      [{ RST2_ALLOW_LINK_LOCAL_URI: 'sometimes' }, /RST2_ALLOW_LINK_LOCAL_URI must be/],
       [{ RST2_LOG_LEVEL: 'loud' }, /RST2_LOG_LEVEL must be one of/],
       [{ RST2_TEX_FORMAT_BYTES: '7MB' }, /RST2_TEX_FORMAT_BYTES must be a whole number/],
+      [{ RST2_PDF_STALL_MS: '5s' }, /RST2_PDF_STALL_MS must be a whole number/],
+      [{ RST2_PDF_STALL_MS: '700000' }, /RST2_PDF_STALL_MS must be between 0 and 600000/],
     ];
     for (const [env, message] of bad) {
       expect(() => loadConfig(env)).to.throw(ConfigError, message);

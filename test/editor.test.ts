@@ -213,6 +213,21 @@ describe('editor page in Chromium', function () {
     await until('the mark to go', async () => ((await marked.count()) === 0 ? true : undefined));
   });
 
+  it('the dialect selector checks and previews a Sphinx page as Sphinx would, and is remembered', async () => {
+    const page = await open();
+    expect(await page.locator('#dialect option').allTextContents()).to.deep.equal(['docutils', 'sphinx', 'pypi']);
+    await replaceSource(page, 'Sphinx page\n===========\n\nSee :ref:`install`.\n\n.. versionadded:: 3.2\n');
+    await page.locator('#problems button', { hasText: 'Unknown interpreted text role' }).first().waitFor({ timeout: WAIT_MS });
+    await page.locator('#dialect').selectOption('sphinx');
+    await page.locator('#status', { hasText: /no problems/ }).waitFor({ timeout: WAIT_MS });
+    expect(await page.locator('#problems button').count()).to.equal(0);
+    await page.frameLocator('#preview').locator('text=Added in version 3.2.').waitFor({ timeout: WAIT_MS });
+    await shot(page, 'dialect-sphinx');
+    const again = await open();
+    expect(await again.locator('#dialect').inputValue()).to.equal('sphinx');
+    await again.locator('#dialect').selectOption('docutils');
+  });
+
   it('changing the style restyles the preview (dark d-scheme)', async () => {
     const page = await open();
     await replaceSource(page, 'Styled\n======\n\nA paragraph.\n');

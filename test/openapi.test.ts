@@ -178,6 +178,17 @@ const ROWS: Row[] = [
       body: '--zzz\r\nContent-Disposition: form-data; name="rst"\r\n\r\nunfinished',
     }),
   },
+  {
+    name: 'POST html multipart with more files than the limit',
+    status: 400,
+    code: 'bad_multipart',
+    send: () => {
+      // Five uploads of the one documented file field: the count is refused before any duplicate is.
+      const body = new FormData();
+      for (let i = 0; i < 5; i++) body.append('rst', new Blob([DOC]), `doc${i}.rst`);
+      return { method: 'POST', target: `${API}/html`, contentType: 'multipart/form-data', fields: ['rst'], body };
+    },
+  },
   { name: 'html nested too deeply', status: 422, code: 'document_too_deep', send: () => urlencoded(`${API}/html`, { rst: deepNesting }) },
   { name: 'DELETE html', status: 405, code: 'method_not_allowed', send: () => ({ method: 'DELETE', target: `${API}/html` }) },
   { name: 'PROPFIND html', status: 501, code: 'not_implemented', send: () => ({ method: 'PROPFIND', target: `${API}/html` }) },

@@ -35,6 +35,9 @@ class SafeTranslator(html5_polyglot.HTMLTranslator):
         self.head = [item for item in self.head if not item.startswith("<link ")]
 
     def visit_math(self, node, math_env=""):
+        if self.math_output in ("latex", "mathjax"):
+            # Escaped LaTeX source (PyPI's setting): docutils encodes it.
+            return super().visit_math(node, math_env)
         tex = node.astext().translate(unichar2tex.uni2tex_table)
         try:
             markup = tex_to_mathml(tex, inline=not math_env)

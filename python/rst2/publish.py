@@ -1,5 +1,6 @@
 """One way to run docutils for every operation: reader, settings, safety."""
 
+import contextlib
 import copy
 import io as _io
 import os
@@ -24,12 +25,13 @@ class SafeReader(standalone.Reader):
     they see messages from parsing and from every transform alike.
     """
 
-    def __init__(self, observers=()):
+    def __init__(self, observers=(), transforms=()):
         super().__init__(parser_name="restructuredtext")
         self._observers = list(observers)
+        self._transforms = list(transforms)
 
     def get_transforms(self):
-        return super().get_transforms() + [NeutralizeUnsafeLinks]
+        return super().get_transforms() + self._transforms + [NeutralizeUnsafeLinks]
 
     def new_document(self):
         document = super().new_document()
@@ -55,22 +57,29 @@ def _settings_for(publisher, writer_name, presentation):
     return settings
 
 
-def publish(source, writer_name, observers=(), **presentation):
-    """Runs docutils once; returns (parts, doctree)."""
+def publish(source, writer_name, observers=(), dialect=None, **presentation):
+    """Runs docutils once; returns (parts, doctree).
+
+    ``dialect`` (rst2.dialects) adds roles, directives, transforms and
+    settings; None is plain docutils.
+    """
     publisher = core.Publisher(
-        reader=SafeReader(observers),
+        reader=SafeReader(observers, dialect.transforms if dialect else ()),
         # None: docutils' own writer of that name.
         writer=html_writer.Writer() if writer_name == "html5" else None,
         source_class=io.StringInput,
         destination_class=io.NullOutput if writer_name == "null" else io.StringOutput,
     )
     publisher.set_components(None, "restructuredtext", writer_name)
+    if dialect is not None:
+        dialect.prepare_writer(publisher.writer)
+        presentation = dict(presentation, **dialect.settings(writer_name))
     publisher.settings = _settings_for(publisher, writer_name, presentation)
     # An untitled document gets this as its HTML <title> (docutils falls back
     # to the source name).
     publisher.set_source(source, "untitled")
     publisher.set_destination(None, None)
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), (dialect.active() if dialect else contextlib.nullcontext()):
         # The LaTeX writer announces future changes through FutureWarning;
         # they are about docutils, not about the user's document.
         warnings.simplefilter("ignore")

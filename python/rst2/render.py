@@ -4,12 +4,16 @@ import os
 
 from docutils import nodes
 
-from . import latex_format
+from . import dialects, latex_format, latex_writer
 from .errors import DocumentError
 from .publish import document_title, publish
 from .sanitize import sanitize
 
 STYLES_DIR = os.environ.get("RST2_STYLES_DIR", "/rst2/styles")
+
+# docutils' LaTeX writer with our policy for untrusted text (loaded by
+# module name, as docutils does for writers outside its package).
+LATEX_WRITER = latex_writer.__name__
 
 LATEX_CLASSES = ("article", "report", "book", "scrartcl", "scrreprt", "scrbook")
 
@@ -21,18 +25,26 @@ def _style_file(kind, name, suffix):
     return path
 
 
-def render_html(source, style="default"):
+def render_html(source, style="default", dialect="docutils"):
     """A complete HTML5 page with the chosen stylesheet embedded.
 
     ``removed`` lists what the final safety pass (rst2.sanitize) took out of
     the page; it is empty unless a writer path we do not know of let active
-    content through, and the service logs it.
+    content through, and the service logs it.  Every dialect's page goes
+    through that pass, PyPI's allow-list notwithstanding.
     """
+    # docutils' base rules first, shared by every style, then the style.
+    stylesheets = [os.path.join(STYLES_DIR, "html", "base", "docutils.css"), _style_file("html", style, ".css")]
+    chosen = dialects.get(dialect)
+    if chosen is dialects.PYPI:
+        result = chosen.render_html(source, stylesheets)
+        result["html"], result["removed"] = sanitize(result["html"])
+        return result
     parts, document = publish(
         source,
         "html5",
-        # docutils' base rules first, shared by every style, then the style.
-        stylesheet_path=[os.path.join(STYLES_DIR, "html", "base", "docutils.css"), _style_file("html", style, ".css")],
+        dialect=chosen,
+        stylesheet_path=stylesheets,
         stylesheet_dirs=[],
         embed_stylesheet=True,
         syntax_highlight="short",
@@ -52,9 +64,13 @@ def render_latex(source, options=None):
     must be typeset with the plain pdflatex format. The option
     ``docutils_layout`` keeps docutils' own layout (for comparisons).
     """
+    options = dict(options or {})
     settings = _latex_settings(options)
-    parts, document = publish(source, "latex", **settings)
-    fmt = None if (options or {}).get("docutils_layout") else _format_for(settings)
+    chosen = dialects.get(options.get("dialect", "docutils"))
+    if chosen is dialects.PYPI:
+        chosen.refuse_if_rejected(chosen.check(source))
+    parts, document = publish(source, LATEX_WRITER, dialect=chosen, **settings)
+    fmt = None if options.get("docutils_layout") else _format_for(settings, chosen)
     latex = latex_format.split(parts, fmt)
     if latex is None:
         fmt = None
@@ -80,7 +96,6 @@ def render_latex(source, options=None):
 
 
 def _latex_settings(options):
-    options = dict(options or {})
     documentclass = options.get("class", "article")
     if documentclass not in LATEX_CLASSES:
         raise ValueError("unknown LaTeX class %r" % documentclass)
@@ -101,10 +116,10 @@ def _latex_settings(options):
 _formats = {}
 
 
-def _format_for(settings):
-    key = tuple(sorted((name, repr(value)) for name, value in settings.items()))
+def _format_for(settings, dialect):
+    key = (dialect.name if dialect else None,) + tuple(sorted((name, repr(value)) for name, value in settings.items()))
     if key not in _formats:
-        empty, _ = publish("", "latex", **settings)
+        empty, _ = publish("", LATEX_WRITER, dialect=dialect, **settings)
         _formats[key] = latex_format.build_format_preamble(empty)
     return _formats[key]
 

@@ -48,7 +48,8 @@ ELEMENT_ATTRIBUTES = {
     "html": frozenset(("xmlns",)),
     "meta": frozenset(("charset", "name", "property", "content", "scheme")),
     "style": frozenset(("type",)),
-    "a": frozenset(("href",)),
+    # rel only names the relation (PyPI adds nofollow); it loads nothing.
+    "a": frozenset(("href", "rel")),
     "img": frozenset(("src", "alt", "width", "height", "loading")),
     "video": frozenset(("src", "width", "height", "controls")),
     "ol": frozenset(("start",)),

@@ -34,6 +34,7 @@ export async function createPdfEngine(config: Config, log: Logger, workers = con
     workers,
     queueLimit: config.queueLimit,
     timeoutMs: config.pdfTimeoutMs,
+    stallMs: config.pdfStallMs,
     texDir: paths.texDir,
     formatDir: config.texFormatDir,
     formatMaxBytes: config.texFormatBytes,

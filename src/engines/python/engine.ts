@@ -4,6 +4,7 @@
  */
 import { Worker } from 'node:worker_threads';
 
+import { DEFAULT_DIALECT } from '../../dialects.js';
 import { ServiceError } from '../../http/errors.js';
 import type { Logger } from '../../log.js';
 import { WorkerPool, type PoolStats } from '../worker-pool.js';
@@ -28,6 +29,8 @@ export interface LatexOptions {
   useLatexToc: boolean;
   /** docutils' own layout, without a format preamble (to compare against). */
   docutilsLayout?: boolean;
+  /** One of DIALECTS (src/dialects.ts); plain docutils when absent. */
+  dialect?: string;
 }
 
 // Python checks its interrupt buffer every few bytecodes; a render that does
@@ -82,8 +85,8 @@ export class PythonEngine {
     return this.pool.busyThreads();
   }
 
-  async renderHtml(source: string, style: string): Promise<HtmlResult> {
-    const out = await this.pool.run<HtmlResult>({ op: 'html', source, options: { style } } satisfies PythonJob);
+  async renderHtml(source: string, style: string, dialect: string = DEFAULT_DIALECT): Promise<HtmlResult> {
+    const out = await this.pool.run<HtmlResult>({ op: 'html', source, options: { style, dialect } } satisfies PythonJob);
     // The writer should never produce active content; when the safety pass
     // had to remove some, a docutils path is open that needs closing.
     if (out.removed.length > 0) this.opts.log.warn('active content removed from rendered HTML', { removed: out.removed });
@@ -94,11 +97,17 @@ export class PythonEngine {
     return this.pool.run<LatexResult>({
       op: 'latex',
       source,
-      options: { class: opts.documentClass, style: opts.style, use_latex_toc: opts.useLatexToc, docutils_layout: opts.docutilsLayout === true },
+      options: {
+        class: opts.documentClass,
+        style: opts.style,
+        use_latex_toc: opts.useLatexToc,
+        dialect: opts.dialect ?? DEFAULT_DIALECT,
+        docutils_layout: opts.docutilsLayout === true,
+      },
     } satisfies PythonJob);
   }
 
-  async check(source: string): Promise<CheckItem[]> {
-    return (await this.pool.run<CheckResult>({ op: 'check', source, options: {} } satisfies PythonJob)).messages;
+  async check(source: string, dialect: string = DEFAULT_DIALECT): Promise<CheckItem[]> {
+    return (await this.pool.run<CheckResult>({ op: 'check', source, options: { dialect } } satisfies PythonJob)).messages;
   }
 }

@@ -61,6 +61,9 @@ interface EmOptions {
   print(s: string): void;
   printErr(s: string): void;
   stdin(): number | null;
+  /** Byte by byte as pdfTeX flushes its terminal (null: end of stream); replaces print/printErr. */
+  stdout(c: number | null): void;
+  stderr(c: number | null): void;
   quit(status: number, toThrow: unknown): never;
   instantiateWasm(imports: WebAssembly.Imports, receive: (inst: WebAssembly.Instance, mod: WebAssembly.Module) => void): object;
   preRun: Array<(m: EmModule) => void>;
@@ -148,8 +151,12 @@ export interface TexInstance {
   readonly texDir: string;
   readonly env: string;
   readonly em: EmModule;
-  /** What the engine prints on its terminal (stdout and stderr). */
+  /** What the glue itself reports (a failed instantiation, a crash). */
   readonly output: string[];
+  /** Terminal bytes as pdfTeX flushes them (stdout and stderr). */
+  readonly terminal: number[];
+  /** Told of every terminal byte of the run (set by runInstance). */
+  onOutput?: () => void;
   used: boolean;
 }
 
@@ -160,6 +167,8 @@ export interface RunRequest {
   args: string[];
   /** A folder to mount read-only at /fmt (holding the preamble format of the run). */
   formatDir?: string;
+  /** Called on every byte pdfTeX writes to its terminal: signs of life for a stall watch. */
+  onProgress?: () => void;
 }
 
 export interface RunOutcome {
@@ -176,11 +185,22 @@ export async function prepareInstance(opts: InstanceOptions): Promise<TexInstanc
   const createPdftex = glueFactory(opts.texDir);
   const texDir = path.resolve(opts.texDir);
   const output: string[] = [];
+  const terminal: number[] = [];
+  // Terminal bytes as pdfTeX flushes them, not whole lines: "[12]" after a
+  // page is a sign of life long before the line is full.
+  let instance: TexInstance | undefined;
+  const onByte = (c: number | null): void => {
+    if (c === null) return;
+    terminal.push(c);
+    instance?.onOutput?.();
+  };
   const em = await createPdftex({
     // kpathsea derives SELFAUTOLOC from argv[0]: the file must exist (an empty one in MEMFS).
     thisProgram: '/bin/pdftex',
     print: (s) => { output.push(s); },
     printErr: (s) => { output.push(s); },
+    stdout: onByte,
+    stderr: onByte,
     stdin: () => null,
     // The default quit calls process.exit(); make exit() a catchable throw instead.
     quit: (_status, toThrow) => { throw toThrow; },
@@ -204,13 +224,15 @@ export async function prepareInstance(opts: InstanceOptions): Promise<TexInstanc
       for (const [k, v] of Object.entries(opts.env ?? {})) m.ENV[k] = v;
     }],
   });
-  return { texDir: opts.texDir, env: envKey(opts.env), em, output, used: false };
+  instance = { texDir: opts.texDir, env: envKey(opts.env), em, output, terminal, used: false };
+  return instance;
 }
 
 /** Runs pdfTeX once in `instance`, which cannot be used again. */
 export function runInstance(instance: TexInstance, req: RunRequest): RunOutcome {
   if (instance.used) throw new Error('runInstance: a pdfTeX instance runs only once');
   instance.used = true;
+  instance.onOutput = req.onProgress;
   const { FS } = instance.em;
   const guarded = [TEX_MOUNT];
   if (req.formatDir) {
@@ -234,7 +256,8 @@ export function runInstance(instance: TexInstance, req: RunRequest): RunOutcome 
   } catch {
     files = req.files;
   }
-  return { exitCode, files, output: instance.output.join('\n') };
+  const shown = new TextDecoder('utf-8').decode(Uint8Array.from(instance.terminal)).replace(/\n$/, '');
+  return { exitCode, files, output: [shown, ...instance.output].filter(Boolean).join('\n') };
 }
 
 /** The path pdfTeX is given for a format in the folder mounted at /fmt. */

@@ -9,7 +9,7 @@ import {
   envKey, mountedFormat, prepareInstance, runInstance,
   type FileMap, type RunOutcome, type TexInstance,
 } from './pdftex-instance.js';
-import { rerunState, wantsAnotherRun } from './rerun.js';
+import { RERUN_EXTENSIONS, rerunState, wantsAnotherRun } from './rerun.js';
 
 export { GLUE_FILE, WASM_FILE, loadTexModule } from './pdftex-instance.js';
 
@@ -32,6 +32,8 @@ export interface PdftexJob {
   env?: Readonly<Record<string, string>>;
   /** An instance made ahead (prepareInstance, same texDir and env) for the first run. */
   instance?: TexInstance;
+  /** Called as pdfTeX writes to its terminal and when a run starts: signs of life for a stall watch. */
+  onProgress?: () => void;
 }
 
 export interface PdftexResult {
@@ -66,6 +68,20 @@ export function jobFiles(files: Record<string, string | Uint8Array>): FileMap {
   return map;
 }
 
+/**
+ * What the next run starts from: the job's own files as given, and only the
+ * files LaTeX carries between runs. Anything else a run wrote (a .tex or a
+ * .sty of the same name as one it reads) is dropped, so a document that
+ * gets hold of \openout cannot hand the next run code of its own.
+ */
+function nextRunFiles(inputs: FileMap, produced: FileMap): FileMap {
+  const next = new Map(inputs);
+  for (const [name, data] of produced) {
+    if (!inputs.has(name) && RERUN_EXTENSIONS.has(path.posix.extname(name))) next.set(name, data);
+  }
+  return next;
+}
+
 const COMMON_ARGS = ['-interaction=nonstopmode', '-halt-on-error', '-no-shell-escape', `-progname=${FORMAT_NAME}`];
 
 /** The instance handed in when it fits the job, else a new one. */
@@ -83,19 +99,21 @@ async function firstInstance(job: PdftexJob): Promise<TexInstance> {
 export async function runPdftex(job: PdftexJob): Promise<PdftexResult> {
   const main = checkedJobPath(job.main);
   const jobname = path.posix.basename(main).replace(/\.tex$/i, '');
-  let files = jobFiles(job.files);
-  const source = files.get(main);
+  const inputs = jobFiles(job.files);
+  const source = inputs.get(main);
   if (!source) throw new Error(`runPdftex: main file ${main} is not among the files`);
   const maxRuns = Math.max(1, Math.floor(job.maxRuns));
   const fmt = job.format ? mountedFormat(job.format.file) : FORMAT_NAME;
   const args = [...COMMON_ARGS, `-fmt=${fmt}`, `-jobname=${jobname}`, main];
 
+  let files: FileMap = inputs;
   let runs = 0;
   let last: RunOutcome = { exitCode: -1, files, output: '' };
   while (runs < maxRuns) {
     const before = rerunState(files);
+    job.onProgress?.();
     const instance = runs === 0 ? await firstInstance(job) : await prepareInstance(job);
-    last = runInstance(instance, { files, args, formatDir: job.format?.dir });
+    last = runInstance(instance, { files: nextRunFiles(inputs, files), args, formatDir: job.format?.dir, onProgress: job.onProgress });
     runs++;
     files = last.files;
     if (last.exitCode !== 0) break;

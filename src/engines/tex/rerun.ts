@@ -11,7 +11,8 @@ import path from 'node:path';
 
 import type { FileMap } from './pdftex-instance.js';
 
-const RERUN_EXTENSIONS = new Set(['.aux', '.toc', '.lof', '.lot', '.out']);
+/** The files LaTeX carries from one run to the next. */
+export const RERUN_EXTENSIONS: ReadonlySet<string> = new Set(['.aux', '.toc', '.lof', '.lot', '.out']);
 
 /** The contents that decide whether another run is needed; trivial files count as absent. */
 export type RerunState = Map<string, string>;

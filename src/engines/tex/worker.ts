@@ -10,6 +10,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 
 import type { JobFailure, WorkerMessage } from '../worker-pool.js';
 import type { FormatRef } from './format-store.js';
+import { findActiveContent } from './pdf-safety.js';
 import { prepareInstance, type TexInstance } from './pdftex-instance.js';
 import { runPdftex, type PdftexResult } from './pdftex-run.js';
 
@@ -17,6 +18,8 @@ interface TexWorkerData {
   texDir: string;
   module: WebAssembly.Module;
   maxRuns: number;
+  /** Moved on every bit of pdfTeX output; the pool ends a job that leaves it still (see RST2_PDF_STALL_MS). */
+  progress: Int32Array;
 }
 
 /** A job as the engine sends it. */
@@ -35,6 +38,9 @@ export interface TexReply {
 
 const data = workerData as TexWorkerData;
 const port = parentPort!;
+const onProgress = (): void => {
+  Atomics.add(data.progress, 0, 1);
+};
 
 /** The lines of a TeX log that say what went wrong: each `!` error with its context. */
 export function relevantLogLines(log: string, max = 20): string {
@@ -82,6 +88,7 @@ async function typeset(latex: string, format: FormatRef | undefined): Promise<Pd
     main: 'document.tex',
     maxRuns: data.maxRuns,
     instance: await takeInstance(),
+    onProgress,
     ...(format ? { format: { dir: format.dir, file: format.file } } : {}),
   });
 }
@@ -94,7 +101,11 @@ async function compile(job: TexJob): Promise<{ ok: true; pdf: Uint8Array; runs: 
     formatBroken = true;
     result = await typeset(job.latex, undefined);
   }
-  if (result.pdf && result.exitCode === 0) return { ok: true, pdf: result.pdf, runs: result.runs, formatBroken };
+  if (result.pdf && result.exitCode === 0) {
+    const found = findActiveContent(result.pdf);
+    if (found.length === 0) return { ok: true, pdf: result.pdf, runs: result.runs, formatBroken };
+    return { ok: false, error: unsafePdf(found) };
+  }
   const excerpt = relevantLogLines(result.log);
   return {
     ok: false,
@@ -104,6 +115,17 @@ async function compile(job: TexJob): Promise<{ ok: true; pdf: Uint8Array; runs: 
       message: `LaTeX could not typeset this document${excerpt ? `:\n${excerpt}` : ` (pdfTeX exit code ${result.exitCode}).`}`,
       detail: result.log.slice(-4000),
     },
+  };
+}
+
+/** Checked here, in the worker, so every PDF is checked (HTTP, CLI, /health) and off the main thread. */
+function unsafePdf(found: string[]): JobFailure {
+  const shown = found.slice(0, 5).join('; ');
+  return {
+    status: 422,
+    code: 'pdf_unsafe',
+    message: `The PDF made from this document would carry active content, so it is not served: ${shown}${found.length > 5 ? `; and ${found.length - 5} more` : ''}.`,
+    detail: `active content in a PDF: ${found.join('; ')}`,
   };
 }
 
