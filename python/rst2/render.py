@@ -110,9 +110,9 @@ def _latex_settings(options):
     }
 
 
-# The format part for each set of settings, made from an empty document so
-# that it holds nothing of any user's text (a script set for the preamble
-# would be one more setting here).
+# The format part for each set of settings and dialect, made from an empty
+# document so that it holds nothing of any user's text. Whatever else comes
+# to change the preamble (a script set, say) belongs in this key too.
 _formats = {}
 
 

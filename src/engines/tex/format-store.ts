@@ -10,8 +10,9 @@
  * and is not kept waiting. Only the service writes formats: a dump runs in
  * its own in-memory job folder with the preamble python/rst2 built from the
  * options alone, and the bytes are written here (temporary file, rename).
- * There are at most as many preambles as class × style combinations, so the
- * queue of dumps needs no bound of its own.
+ * A preamble depends only on class, style and dialect (today's dialects
+ * share theirs), so there are a few dozen at most and the queue of dumps
+ * needs no bound of its own.
  */
 import fs from 'node:fs';
 import path from 'node:path';
