@@ -13,7 +13,7 @@ import { PythonEngine } from '../src/engines/python/engine.js';
 import { dumpFormat } from '../src/engines/tex/format-dump.js';
 import { engineKey, formatName } from '../src/engines/tex/format-name.js';
 import { loadTexModule, runPdftex, type PdftexResult } from '../src/engines/tex/pdftex-run.js';
-import { logAsksForRerun } from '../src/engines/tex/rerun.js';
+import { logAsksForRerun, readsAuxiliaryFiles } from '../src/engines/tex/rerun.js';
 import { createLogger } from '../src/log.js';
 import { paths } from '../src/paths.js';
 import { pdfFacts, pdfPages } from './support/pdf.js';
@@ -143,6 +143,15 @@ x      y
       // Written after every first run of a document with labels: not a reason by itself.
       expect(logAsksForRerun('LaTeX Warning: Label(s) may have changed. Rerun to get cross-references righ\nt.\n')).to.equal(false);
       expect(logAsksForRerun('rerunfilecheck.sty    2022-07-10 v1.10 Rerun checks for auxiliary files (HO)\n')).to.equal(false);
+    });
+
+    it('knows which commands read back what a run wrote', () => {
+      for (const reads of ['see \\ref{x}', '\\hyperref[sec]{Section}', '\\pageref*{x}', '\\tableofcontents', '\\cite{key}']) {
+        expect(readsAuxiliaryFiles(reads), reads).to.equal(true);
+      }
+      for (const writes of ['\\label{x}', '\\refstepcounter{section}', '\\href{https://x.org}{x}', '\\hypertarget{a}{}', '\\hyperlink{a}{b}']) {
+        expect(readsAuxiliaryFiles(writes), writes).to.equal(false);
+      }
     });
   });
 

@@ -100,11 +100,16 @@ export class FormatStore {
     return entry.ref;
   }
 
-  /** A job could not load this format: stop using it (it is not made again by this process). */
+  /**
+   * A job could not load this format: stop using it. A file that is gone
+   * (removed for the bound, by this or another instance) is made again on
+   * its next use; one that is there but broken is not, by this process.
+   */
   broken(ref: FormatRef): void {
     const entry = this.known.get(ref.name);
     if (!entry) return;
     this.known.delete(ref.name);
+    if (!fs.existsSync(path.join(ref.dir, ref.file))) return;
     this.failed.add(ref.name);
     this.opts.log.warn('a LaTeX format could not be loaded; jobs run without it', { format: ref.name, builtin: entry.builtin });
     if (!entry.builtin) fs.promises.rm(path.join(ref.dir, ref.file), { force: true }).catch(() => {});

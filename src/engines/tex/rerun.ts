@@ -40,7 +40,7 @@ function sameState(a: RerunState, b: RerunState): boolean {
 // What in a LaTeX source reads back what an earlier run wrote: references
 // to labels (docutils writes internal links as \hyperref[label]{...}),
 // citations, LaTeX's lists of contents, figures and tables.
-const READS_AUX = /\\(?:ref|pageref|autoref|nameref|eqref|cite|nocite|hyperref\s*\[|tableofcontents|listoffigures|listoftables|faketableofcontents|minitoc|bibliography\b)/;
+const READS_AUX = /\\(?:(?:ref|pageref|autoref|nameref|eqref|cite|nocite|tableofcontents|listoffigures|listoftables|faketableofcontents|minitoc|bibliography)(?![A-Za-z@])|hyperref\s*\[)/;
 
 /**
  * LaTeX's "Label(s) may have changed" is written whenever a run defines
