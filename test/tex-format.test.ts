@@ -126,6 +126,19 @@ x      y
       expect(r.log).to.not.match(/There were undefined references|Rerun to get/);
     });
 
+    it('a document that reads back: the first run writes no PDF, and the last one is what full runs make', async () => {
+      const { latex } = await latexOf(SAMPLE);
+      const r = await typeset({ 'document.tex': latex });
+      expect(r.exitCode, r.log.slice(-2000)).to.equal(0);
+      let files: Record<string, string | Uint8Array> = { 'document.tex': latex };
+      let full: PdftexResult | undefined;
+      for (let i = 0; i < r.runs; i++) {
+        full = await runPdftex({ module, texDir, files, main: 'document.tex', maxRuns: 1, env: REPRODUCIBLE });
+        files = Object.fromEntries([...full.files].filter(([f]) => !/\.(pdf|log)$/.test(f)));
+      }
+      expect(Buffer.from(r.pdf!).equals(Buffer.from(full!.pdf!)), 'the PDF differs from full runs').to.equal(true);
+    });
+
     it("LaTeX's own table of contents is filled in by a second run", async () => {
       const { latex } = await latexOf('Title\n=====\n\nAlpha section\n-------------\n\ntext\n\nBeta section\n------------\n\ntext\n', 'report', 'default', true);
       const r = await typeset({ 'document.tex': latex });

@@ -66,7 +66,7 @@ export function readsAuxiliaryFiles(source: string): boolean {
 export interface RunFacts {
   /** Runs made so far (>= 1). */
   runs: number;
-  /** The main .tex file (only read for the first decision). */
+  /** The main .tex file. */
   source: string;
   /** The TeX log of the last run. */
   log: string;
