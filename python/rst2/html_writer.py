@@ -64,6 +64,18 @@ class SafeTranslator(html5_polyglot.HTMLTranslator):
         self.body.append(self.starttag(node, "pre", CLASS="literal-block") + self.encode(tex) + "\n</pre>\n")
         self.depart_system_message(report)
 
+    def depart_inline(self, node):
+        # Line numbers of a ``code`` literal block (``:number-lines:``) are
+        # ``ln`` inlines whose text docutils repeats unescaped in
+        # ``data-lineno``; a user-made ``.. role:: ln`` in a ``parsed-literal``
+        # of class ``code`` reaches the same path with any text.
+        numbered = node.html5tagname == "small" and node.get("classes") == ["ln"] and isinstance(node.parent, nodes.literal_block)
+        if not numbered:
+            return super().depart_inline(node)
+        self.body.append("</small>")
+        self.body.append('<code data-lineno="%s">' % self.attval(node.astext()))
+        del node.html5tagname
+
     def visit_image(self, node):
         kind = mimetypes.guess_type(node["uri"])[0]
         if kind == FLASH:

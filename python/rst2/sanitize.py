@@ -40,6 +40,7 @@ HTML_ELEMENTS = frozenset(
 )
 VOID_ELEMENTS = frozenset("meta img col hr br".split())
 HEAD_ONLY = frozenset(("meta", "title", "style"))
+PAGE_ELEMENTS = ("html", "head", "body")
 # Elements whose content goes with them (the parser hands it over as text).
 DROPPED_WITH_CONTENT = frozenset(("script", "style"))
 
@@ -106,7 +107,14 @@ class _Sanitizer(HTMLParser):
         super().__init__(convert_charrefs=False)
         self.out = []
         self.removed = []
+        # Where the page is: html, head and body each open once, in that
+        # order; a browser would treat a second <head> in the body as noise,
+        # but this pass must not take it as leave to keep head-only elements.
+        self._seen = set()
         self._in_head = False
+        # Depth of <math>: MathML elements only inside it, nothing else there
+        # (inside <math> a browser parses <style> as markup, not as CSS).
+        self._math = 0
         # The element whose content is being dropped, or a kept <style> being read.
         self._skipping = None
         self._style = None
@@ -138,15 +146,16 @@ class _Sanitizer(HTMLParser):
             # Only reachable if the parser left raw-text mode early; nothing
             # inside a dropped element is kept.
             return
-        if tag == "head":
-            self._in_head = True
-        elif tag == "body":
-            self._in_head = False
         if not self._allowed_here(tag):
             self._remove("%s element" % tag)
             if tag in DROPPED_WITH_CONTENT and not closed:
                 self._skipping = tag
             return
+        if tag in PAGE_ELEMENTS:
+            self._seen.add(tag)
+            self._in_head = tag == "head"
+        elif tag == "math" and not closed:
+            self._math += 1
         kept = self._attributes(tag, attrs)
         start = "<%s%s" % (tag, "".join(' %s="%s"' % (k, v.translate(_ATTRIBUTE_ESCAPES)) for k, v in kept))
         if tag == "style":
@@ -164,11 +173,28 @@ class _Sanitizer(HTMLParser):
             self.out.append(start + ">")
 
     def _allowed_here(self, tag):
+        if self._math:
+            return tag in mathml.ELEMENTS
         if tag in mathml.ELEMENTS:
-            return True
+            return tag == "math" and not self._in_head
         if tag not in HTML_ELEMENTS:
             return False
-        return self._in_head or tag not in HEAD_ONLY
+        if tag in PAGE_ELEMENTS:
+            # Each once and in order: <html>, <head>, <body>.
+            later = PAGE_ELEMENTS[PAGE_ELEMENTS.index(tag):]
+            return not self._seen.intersection(later)
+        if self._in_head:
+            return tag in HEAD_ONLY
+        return tag not in HEAD_ONLY
+
+    def _end_allowed_here(self, tag):
+        if self._math:
+            return tag in mathml.ELEMENTS
+        if tag in PAGE_ELEMENTS:
+            return tag in self._seen and (tag != "head" or self._in_head)
+        if tag in HEAD_ONLY:
+            return self._in_head
+        return tag in HTML_ELEMENTS
 
     def _attributes(self, tag, attrs):
         kept, seen = [], set()
@@ -197,10 +223,12 @@ class _Sanitizer(HTMLParser):
             if tag == "style":
                 self._close_style()
             return
+        if tag in VOID_ELEMENTS or not self._end_allowed_here(tag):
+            return
         if tag == "head":
             self._in_head = False
-        if tag in VOID_ELEMENTS or not self._allowed_here(tag):
-            return
+        elif tag == "math":
+            self._math -= 1
         self.out.append("</%s>" % tag)
 
     def _close_style(self):

@@ -181,6 +181,19 @@ class WriterPathsTest(unittest.TestCase):
 
 
 class SafetyPassTest(unittest.TestCase):
+    def test_line_number_attribute_is_escaped(self):
+        # docutils writes the text of an ``ln`` inline into data-lineno as it
+        # is; a user-made role reaches that path with any text.
+        source = (
+            "T\n=\n\n.. role:: ln\n\n.. parsed-literal::\n   :class: code\n\n"
+            '   :ln:`"><head><math><style><img src=x onerror=alert(1)></style></math>`\n'
+        )
+        page = render_html(source)["html"]
+        self.assertEqual(problems(page), [])
+        self.assertIn('data-lineno="&quot;&gt;&lt;head&gt;', page)
+        numbered = render_html("T\n=\n\n.. code:: python\n   :number-lines: 9\n\n   x = 1\n")["html"]
+        self.assertIn('<code data-lineno=" 9 ">', numbered)
+
     def test_clean_pages_pass_unchanged(self):
         with open(os.path.join(HERE, "everything.rst"), encoding="utf-8") as f:
             everything = f.read()
@@ -260,6 +273,14 @@ class SafetyPassTest(unittest.TestCase):
             ("", "<?xml-stylesheet href='x'?>", "processing instruction <?xml-stylesheet href='x'?>"),
             ("", '<meta name="x" content="y">', "meta element"),
             ("", '<p x="1" x2>t</p><noscript><p>n</p></noscript>', "x attribute on p"),
+            # A second <head> in the body is not leave to keep <style>, and
+            # inside <math> a browser reads <style> as markup (found by review).
+            ("", '<code><head><math><style><img src=x onerror=alert(1)></style></math></code>', "head element"),
+            ("", '<code><head><math><style><img src=x onerror=alert(1)></style></math></code>', "style element"),
+            ("", "<head><style>p{}</style></head><body><title>t</title></body>", "head element"),
+            ("", "<head><style>p{}</style></head><body><title>t</title></body>", "body element"),
+            ("", "<math><p>html inside math</p></math>", "p element"),
+            ("", "<mi>MathML outside math</mi>", "mi element"),
         )
         for head_extra, body, expected in cases:
             page, removed = sanitize(head % (head_extra, body))

@@ -68,4 +68,10 @@ export const INJECTION_CASES: InjectionCase[] = [
   { name: 'unicode characters', rst: doc('|lt|\\ script\\ |gt|\\ alert(1)\\ |lt|/script|gt|\n\n.. |lt| unicode:: 0x3C\n.. |gt| unicode:: 0x3E') },
   { name: 'raw role and directive', rst: doc('.. role:: r(raw)\n   :format: html\n\n:r:`<script>alert(1)</script>`\n\n.. raw:: html\n\n   <script>alert(1)</script>') },
   { name: 'header, footer and admonitions', rst: doc(`.. header:: ${X}\n.. footer:: ${X}\n\n.. admonition:: ${X}\n   :class: ${X.replace(/ /g, '_')}\n\n   x\n\n.. sidebar:: ${X}\n   :subtitle: ${X}\n\n   y`) },
+  // Review finding: the text of an `ln` inline went unescaped into data-lineno,
+  // and a <head> inside the body let <style> (markup, inside <math>) through.
+  {
+    name: 'ln role in a code parsed-literal',
+    rst: doc('.. role:: ln\n\n.. parsed-literal::\n   :class: code\n\n   :ln:`"><head><math><style><img src=x onerror=alert(1)></style></math>`'),
+  },
 ];
