@@ -77,8 +77,12 @@ async function takeInstance(): Promise<TexInstance> {
 }
 
 // pdfTeX names the format when it cannot load one ("I can't find the format
-// file", "Fatal format file error; I'm stymied", a format of another engine).
+// file", "Fatal format file error; I'm stymied", a format of another engine),
+// and stops before it reads the document or opens its log; so a document
+// cannot make its format look broken by printing those words.
 const FORMAT_FAILURE = /format file|stymied/i;
+const formatFailed = (result: PdftexResult): boolean =>
+  result.exitCode !== 0 && !result.files.has('document.log') && FORMAT_FAILURE.test(result.output);
 
 async function typeset(latex: string, format: FormatRef | undefined): Promise<PdftexResult> {
   return runPdftex({
@@ -96,7 +100,7 @@ async function typeset(latex: string, format: FormatRef | undefined): Promise<Pd
 async function compile(job: TexJob): Promise<{ ok: true; pdf: Uint8Array; runs: number; formatBroken: boolean } | { ok: false; error: JobFailure }> {
   let result = await typeset(job.latex, job.format);
   let formatBroken = false;
-  if (job.format && result.exitCode !== 0 && FORMAT_FAILURE.test(result.output)) {
+  if (job.format && formatFailed(result)) {
     // The same file typesets with the plain format (its marker is \relax there).
     formatBroken = true;
     result = await typeset(job.latex, undefined);
