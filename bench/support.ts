@@ -59,12 +59,14 @@ export function writeTemp(name: string, text: string): string {
  * `--name value` for numbers and strings, `--name` for flags. An option the
  * benchmark does not know stops it, rather than being silently ignored.
  */
-export function benchArgs(spec: { numbers?: readonly string[]; strings?: readonly string[]; flags?: readonly string[] }) {
+export function benchArgs(spec: { numbers?: readonly string[]; strings?: readonly string[]; flags?: readonly string[]; positionals?: number }) {
   const options: Record<string, { type: 'string' | 'boolean' }> = {};
   for (const name of [...(spec.numbers ?? []), ...(spec.strings ?? [])]) options[name] = { type: 'string' };
   for (const name of spec.flags ?? []) options[name] = { type: 'boolean' };
-  const { values } = parseArgs({ options, strict: true, allowPositionals: false });
+  const { values, positionals } = parseArgs({ options, strict: true, allowPositionals: (spec.positionals ?? 0) > 0 });
+  if (positionals.length > (spec.positionals ?? 0)) throw new Error(`at most ${spec.positionals ?? 0} arguments besides the options, got ${positionals.length}`);
   return {
+    positionals,
     /** The number given, or the fallback; `min` and `whole` are checked. */
     number(name: string, fallback: number, check: { min?: number; whole?: boolean } = {}): number {
       const raw = values[name];

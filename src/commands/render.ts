@@ -94,7 +94,8 @@ function cliLogger(env: NodeJS.ProcessEnv): Logger {
 
 /** Starts the engines (pdfTeX only for a PDF), renders once through the Renderer, stops them. */
 async function render(op: RenderOperation, options: RenderOptions, source: string): Promise<Buffer> {
-  const config = loadConfig(process.env);
+  // A one-shot command would exit before a format it asked for is made.
+  const config = { ...loadConfig(process.env), texFormatBytes: 0 };
   const log = cliLogger(process.env);
   const python = createPythonEngine(config, log, 1);
   const pdf: PdfEngine = op === 'pdf' ? await createPdfEngine(config, log, 1) : new MissingPdfEngine('not needed for this command.');

@@ -23,7 +23,12 @@ export interface HtmlResult {
   /** What the final safety pass (python/rst2/sanitize.py) took out of the page; normally empty. */
   removed: string[];
 }
-export interface LatexResult { latex: string; title: string }
+export interface LatexResult {
+  latex: string;
+  title: string;
+  /** The part of `latex` a format can hold (python/rst2/latex_format.py); null: typeset it plainly. */
+  format_preamble: string | null;
+}
 /** One problem `check` reports (docutils' system messages of level warning and above); the editor page reads the same type. */
 export interface CheckItem { message: string; type: 'warning' | 'error' | 'severe'; line: number | null; context: string }
 export interface CheckResult { messages: CheckItem[] }
