@@ -18,6 +18,12 @@ export interface Config {
   queueLimit: number;
   renderTimeoutMs: number;
   pdfTimeoutMs: number;
+  /** Bytes of HTML or LaTeX one render may produce; also bounds what substitutions may expand to. */
+  maxOutputBytes: number;
+  /** Levels of indentation (block quotes, lists, directive content) a document may nest. */
+  maxNestingDepth: number;
+  /** A Pyodide worker whose wasm heap is past this after a job is replaced; 0: never. */
+  workerHeapBudgetBytes: number;
   maxBodyBytes: number;
   uriMaxBytes: number;
   uriTimeoutMs: number;
@@ -124,6 +130,15 @@ export function loadConfig(env: Env = process.env): Config {
     renderTimeoutMs: integer(env, 'RST2_RENDER_TIMEOUT_MS', 10_000, 100, 600_000),
     pdfTimeoutMs: integer(env, 'RST2_PDF_TIMEOUT_MS', 30_000, 100, 600_000),
     maxBodyBytes: integer(env, 'RST2_MAX_BODY_BYTES', 2 * MiB, 1024, 1024 * MiB),
+    // Docutils' own specification renders to 0.2 MB and a 2 MB document to
+    // a few MB; 16 MiB is reached only by documents built to blow up.
+    maxOutputBytes: integer(env, 'RST2_MAX_OUTPUT_BYTES', 16 * MiB, 1024, 1024 * MiB),
+    // 11 is the deepest of 2,795 real rst files measured (Python's and
+    // Debian's docs); the parser's memory grows with depth times size.
+    maxNestingDepth: integer(env, 'RST2_MAX_NESTING_DEPTH', 32, 1, 1000),
+    // A fresh worker's heap is 30 MiB and docutils' specification takes it
+    // to about 50; only a document of megabytes goes past 256 MiB.
+    workerHeapBudgetBytes: integer(env, 'RST2_WORKER_HEAP_BUDGET_BYTES', 256 * MiB, 0, 4096 * MiB),
     // The reference limits remote documents to "250K"; we read it as
     // 250 KiB (250 × 1024 = 256,000 bytes), the larger reading.
     uriMaxBytes: integer(env, 'RST2_URI_MAX_BYTES', 256_000, 1, 100 * MiB),

@@ -11,6 +11,7 @@ from docutils.readers import standalone
 
 from . import directives
 from .errors import DocumentError
+from .limits import BoundSubstitutions, check_nesting, check_output
 from .safety import NeutralizeUnsafeLinks
 from .settings import untrusted
 
@@ -29,7 +30,7 @@ class SafeReader(standalone.Reader):
         self._observers = list(observers)
 
     def get_transforms(self):
-        return super().get_transforms() + [NeutralizeUnsafeLinks]
+        return super().get_transforms() + [BoundSubstitutions, NeutralizeUnsafeLinks]
 
     def new_document(self):
         document = super().new_document()
@@ -57,6 +58,7 @@ def _settings_for(publisher, writer_name, presentation):
 
 def publish(source, writer_name, observers=(), **presentation):
     """Runs docutils once; returns (parts, doctree)."""
+    check_nesting(source)
     publisher = core.Publisher(
         reader=SafeReader(observers),
         source_class=io.StringInput,
@@ -73,7 +75,7 @@ def publish(source, writer_name, observers=(), **presentation):
         # they are about docutils, not about the user's document.
         warnings.simplefilter("ignore")
         try:
-            publisher.publish(enable_exit_status=False)
+            output = publisher.publish(enable_exit_status=False)
         except (DocumentError, RecursionError, MemoryError, KeyboardInterrupt):
             raise
         except Exception as error:
@@ -86,6 +88,7 @@ def publish(source, writer_name, observers=(), **presentation):
                 "(a docutils bug this input triggers; rewriting the construct "
                 "usually avoids it)." % (type(error).__name__, where),
             ) from error
+    check_output(output)
     return publisher.writer.parts, publisher.document
 
 
