@@ -4,13 +4,13 @@ import type { RunningServer } from '../src/server.js';
 import { api, errorOf, form, server } from './support/server.js';
 
 /**
- * Substitutions that expand 3^10 times: about 8 MiB by the output bound's
+ * Substitutions that expand 3^9 times: about 10 MiB by the output bound's
  * estimate, so they are not refused up front, yet docutils' Substitutions
- * transform needs minutes for them (its bookkeeping is quadratic). A deeper
+ * transform needs half a minute for them (its bookkeeping is quadratic). A deeper
  * bomb is refused at once (output_too_large). `tag` makes each one unique.
  */
 function runaway(tag = ''): string {
-  const depth = 10;
+  const depth = 9;
   const defs = Array.from({ length: depth }, (_, i) => `.. |s${i}| replace:: |s${i + 1}| |s${i + 1}| |s${i + 1}|`);
   return `${defs.join('\n')}\n.. |s${depth}| replace:: boom\n\n|s0| ${tag}\n`;
 }
