@@ -96,15 +96,16 @@ def check_nesting(source):
         )
 
 
-def check_output(text):
+def check_output(output):
+    """``output``: what the writer produced, bytes when encoded (as ours are) or text."""
     limit = _limits["max_output_bytes"]
-    if limit is None or text is None:
+    if limit is None or output is None:
         return
-    # Characters are a lower bound of UTF-8 bytes, and exact for ASCII:
-    # only a non-ASCII text near the limit is encoded to be measured.
-    size = len(text)
-    if size <= limit and not text.isascii() and size * 4 > limit:
-        size = len(text.encode("utf-8"))
+    size = len(output)
+    # A text's characters are a lower bound of its UTF-8 bytes, and exact
+    # for ASCII: only a non-ASCII text near the limit is encoded to be measured.
+    if isinstance(output, str) and size <= limit < size * 4 and not output.isascii():
+        size = len(output.encode("utf-8"))
     if size > limit:
         raise _too_large("The rendered document would be %s," % _mib(size))
 

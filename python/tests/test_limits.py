@@ -149,11 +149,20 @@ class OutputLimitTest(Bounded):
 
     def test_bytes_are_counted_not_characters(self):
         limits.configure(max_output_bytes=1000)
-        limits.check_output("a" * 1000)
-        limits.check_output("é" * 500)
-        with self.assertRaises(DocumentError) as ctx:
-            limits.check_output("é" * 501)
-        self.assertEqual(ctx.exception.code, "output_too_large")
+        for fits, too_large in (("a" * 1000, "a" * 1001), ("é" * 500, "é" * 501)):
+            for encode in (str, lambda text: text.encode("utf-8")):
+                limits.check_output(encode(fits))
+                with self.assertRaises(DocumentError) as ctx:
+                    limits.check_output(encode(too_large))
+                self.assertEqual(ctx.exception.code, "output_too_large")
+
+    def test_non_ascii_output_near_the_limit(self):
+        source = "Überschrift\n===========\n\n" + "Grüße aus Köln. " * 2000 + "\n"
+        size = len(json.loads(api.handle("html", source))["result"]["html"].encode("utf-8"))
+        limits.configure(max_output_bytes=size + 1024)
+        self.assertRenders(source, ("html", "latex"))
+        limits.configure(max_output_bytes=size - 1024)
+        self.assertRefused(source, "output_too_large", ("html",))
 
     def test_unconfigured_means_unbounded(self):
         limits.configure()
