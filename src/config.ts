@@ -130,15 +130,19 @@ export function loadConfig(env: Env = process.env): Config {
     renderTimeoutMs: integer(env, 'RST2_RENDER_TIMEOUT_MS', 10_000, 100, 600_000),
     pdfTimeoutMs: integer(env, 'RST2_PDF_TIMEOUT_MS', 30_000, 100, 600_000),
     maxBodyBytes: integer(env, 'RST2_MAX_BODY_BYTES', 2 * MiB, 1024, 1024 * MiB),
-    // Docutils' own specification renders to 0.2 MB and a 2 MB document to
-    // a few MB; 16 MiB is reached only by documents built to blow up.
-    maxOutputBytes: integer(env, 'RST2_MAX_OUTPUT_BYTES', 16 * MiB, 1024, 1024 * MiB),
+    // docutils' specification (117 KB) renders to 0.2 MB of HTML; 2 MB of
+    // dense markup (the largest body allowed) to 16 MB. Twice that is left
+    // to documents built to blow up, such as 37 KB of substitutions that
+    // expand to 63 MB.
+    maxOutputBytes: integer(env, 'RST2_MAX_OUTPUT_BYTES', 32 * MiB, 1024, 1024 * MiB),
     // 11 is the deepest of 2,795 real rst files measured (Python's and
     // Debian's docs); the parser's memory grows with depth times size.
-    maxNestingDepth: integer(env, 'RST2_MAX_NESTING_DEPTH', 32, 1, 1000),
-    // A fresh worker's heap is 30 MiB and docutils' specification takes it
-    // to about 50; only a document of megabytes goes past 256 MiB.
-    workerHeapBudgetBytes: integer(env, 'RST2_WORKER_HEAP_BUDGET_BYTES', 256 * MiB, 0, 4096 * MiB),
+    maxNestingDepth: integer(env, 'RST2_MAX_NESTING_DEPTH', 32, 1, 100_000),
+    // A fresh worker's heap is 30 MiB; docutils' specification takes it to
+    // 36, a 100 KB document to 43, 2 MB of dense markup to about 560. Each
+    // worker may keep up to the budget while idle, so with two workers 160
+    // keeps an instance under 900 MB of RSS (bench/memory.ts).
+    workerHeapBudgetBytes: integer(env, 'RST2_WORKER_HEAP_BUDGET_BYTES', 160 * MiB, 0, 4096 * MiB),
     // The reference limits remote documents to "250K"; we read it as
     // 250 KiB (250 × 1024 = 256,000 bytes), the larger reading.
     uriMaxBytes: integer(env, 'RST2_URI_MAX_BYTES', 256_000, 1, 100 * MiB),

@@ -18,9 +18,9 @@ describe('configuration', () => {
       uriMaxBytes: 256_000,
       uriMaxRedirects: 5,
       allowPrivateUri: false,
-      maxOutputBytes: 16 * 1024 * 1024,
+      maxOutputBytes: 32 * 1024 * 1024,
       maxNestingDepth: 32,
-      workerHeapBudgetBytes: 256 * 1024 * 1024,
+      workerHeapBudgetBytes: 160 * 1024 * 1024,
     });
     expect(c.workers).to.be.at.least(1);
   });
@@ -33,7 +33,7 @@ describe('configuration', () => {
       [{ RST2_ALLOW_PRIVATE_URI: 'maybe' }, /RST2_ALLOW_PRIVATE_URI must be/],
       [{ RST2_LOG_LEVEL: 'loud' }, /RST2_LOG_LEVEL must be one of/],
       [{ RST2_MAX_OUTPUT_BYTES: '100' }, /RST2_MAX_OUTPUT_BYTES must be between 1024/],
-      [{ RST2_MAX_NESTING_DEPTH: '0' }, /RST2_MAX_NESTING_DEPTH must be between 1 and 1000/],
+      [{ RST2_MAX_NESTING_DEPTH: '0' }, /RST2_MAX_NESTING_DEPTH must be between 1 and 100000/],
       [{ RST2_WORKER_HEAP_BUDGET_BYTES: '1.5e9' }, /RST2_WORKER_HEAP_BUDGET_BYTES must be a whole number/],
     ];
     for (const [env, message] of bad) {

@@ -35,7 +35,7 @@ describe('memory: documents that would make a render grow without bound', () => 
       expect(res.headers.get('content-type')).to.match(/^application\/json/);
       const error = await errorOf(res);
       expect(error.code, operation).to.equal('output_too_large');
-      expect(error.message).to.include('16.0 MiB (16777216 bytes)');
+      expect(error.message).to.include('32.0 MiB (33554432 bytes)');
       expect(error.message).to.include('RST2_MAX_OUTPUT_BYTES');
     }
     await expectRenders(s, 'AfterBomb');
