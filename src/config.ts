@@ -18,6 +18,8 @@ export interface Config {
   queueLimit: number;
   renderTimeoutMs: number;
   pdfTimeoutMs: number;
+  /** A PDF job whose pdfTeX prints nothing for this long is ended (422 render_timeout); 0: only the deadline. */
+  pdfStallMs: number;
   /** Bytes of HTML or LaTeX one render may produce; also bounds what substitutions may expand to. */
   maxOutputBytes: number;
   /** Levels of indentation (block quotes, lists, directive content) a document may nest. */
@@ -29,6 +31,8 @@ export interface Config {
   uriTimeoutMs: number;
   uriMaxRedirects: number;
   allowPrivateUri: boolean;
+  /** Link-local and cloud metadata addresses for `uri`; apart from allowPrivateUri, which never opens them. */
+  allowLinkLocalUri: boolean;
   dataDir: string;
   cacheBytes: number;
   /** Redis for tokens and the shared render cache; undefined: folder store + memory cache only. */
@@ -129,6 +133,7 @@ export function loadConfig(env: Env = process.env): Config {
     queueLimit: integer(env, 'RST2_QUEUE_LIMIT', 64, 0, 100_000),
     renderTimeoutMs: integer(env, 'RST2_RENDER_TIMEOUT_MS', 10_000, 100, 600_000),
     pdfTimeoutMs: integer(env, 'RST2_PDF_TIMEOUT_MS', 30_000, 100, 600_000),
+    pdfStallMs: integer(env, 'RST2_PDF_STALL_MS', 5_000, 0, 600_000),
     maxBodyBytes: integer(env, 'RST2_MAX_BODY_BYTES', 2 * MiB, 1024, 1024 * MiB),
     // docutils' specification (117 KB) renders to 0.2 MB of HTML; 2 MB of
     // dense markup (the largest body allowed) to 16 MB. Twice that is left
@@ -149,6 +154,7 @@ export function loadConfig(env: Env = process.env): Config {
     uriTimeoutMs: integer(env, 'RST2_URI_TIMEOUT_MS', 10_000, 100, 600_000),
     uriMaxRedirects: integer(env, 'RST2_URI_MAX_REDIRECTS', 5, 0, 20),
     allowPrivateUri: flag(env, 'RST2_ALLOW_PRIVATE_URI'),
+    allowLinkLocalUri: flag(env, 'RST2_ALLOW_LINK_LOCAL_URI'),
     dataDir: path.resolve(env.RST2_DATA_DIR?.trim() || 'data'),
     cacheBytes: integer(env, 'RST2_CACHE_BYTES', 64 * MiB, 0, 64 * 1024 * MiB),
     redisUrl: redisUrl(env, 'REDIS_URL'),

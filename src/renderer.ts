@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 
 import type { Rendering, RenderCache } from './cache/render-cache.js';
+import { DEFAULT_DIALECT } from './dialects.js';
 import type { Document } from './documents/document.js';
 import type { CheckItem } from './engines/python/protocol.js';
 import type { LatexOptions, PythonEngine } from './engines/python/engine.js';
@@ -55,13 +56,14 @@ export class Renderer {
   }
 
   private async make(op: Operation, options: Record<string, string | boolean>, doc: Document): Promise<Rendering> {
+    const dialect = String(options.dialect ?? DEFAULT_DIALECT);
     switch (op) {
       case 'html': {
-        const out = await this.deps.python.renderHtml(doc.text, String(options.style));
+        const out = await this.deps.python.renderHtml(doc.text, String(options.style), dialect);
         return { body: Buffer.from(out.html, 'utf8'), type: 'text/html; charset=utf-8' };
       }
       case 'check': {
-        const items: CheckItem[] = await this.deps.python.check(doc.text);
+        const items: CheckItem[] = await this.deps.python.check(doc.text, dialect);
         return { body: Buffer.from(JSON.stringify(items), 'utf8'), type: 'application/json; charset=utf-8' };
       }
       case 'pdf': {
@@ -69,6 +71,7 @@ export class Renderer {
           documentClass: String(options.class),
           style: String(options.style),
           useLatexToc: options.toc === true,
+          dialect,
         };
         const latex = await this.deps.python.renderLatex(doc.text, latexOptions);
         const pdf = await this.deps.pdf.compile(latex.latex);

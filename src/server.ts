@@ -12,6 +12,7 @@ import Koa from 'koa';
 import type { Config } from './config.js';
 import { createPdfEngine, createPythonEngine } from './engines/create.js';
 import type { PythonEngine } from './engines/python/engine.js';
+import { snapshotKey } from './engines/python/snapshot.js';
 import { editorPage } from './http/editor.js';
 import type { PdfEngine } from './engines/tex/pdf-engine.js';
 import { ServiceError } from './http/errors.js';
@@ -19,6 +20,7 @@ import { cors } from './http/cors.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { observe } from './http/observe.js';
 import { buildRouter } from './http/routes.js';
+import { closeUnreadBodies } from './http/unread-body.js';
 import { createLogger, type Logger } from './log.js';
 import { Metrics } from './metrics.js';
 import { paths, projectRoot } from './paths.js';
@@ -48,9 +50,18 @@ function manifestKey(file: string): string {
   }
 }
 
+/** Our Python code changes what a page contains (e.g. what is escaped): its hash keeps older renderings out of the cache. */
+function pythonKey(): string {
+  try {
+    return snapshotKey({ bundlePath: paths.pythonBundle, pythonSources: paths.pythonSources, stylesDir: paths.styles });
+  } catch {
+    return 'none';
+  }
+}
+
 function engineVersion(): string {
   const pkg = JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string };
-  return [pkg.version, manifestKey(path.join(projectRoot, 'wasm/python/manifest.json')), manifestKey(path.join(paths.texDir, 'manifest.json'))].join('/');
+  return [pkg.version, manifestKey(path.join(projectRoot, 'wasm/python/manifest.json')), pythonKey(), manifestKey(path.join(paths.texDir, 'manifest.json'))].join('/');
 }
 
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -136,11 +147,13 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       timeoutMs: config.uriTimeoutMs,
       maxRedirects: config.uriMaxRedirects,
       allowPrivate: config.allowPrivateUri,
+      allowLinkLocal: config.allowLinkLocalUri,
     },
     health,
     ready,
     metrics: () => metrics.text(),
   });
+  app.use(closeUnreadBodies());
   app.use(observe(log, metrics));
   app.use(errorMiddleware(log));
   app.use(cors(config.corsOrigins));

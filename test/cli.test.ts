@@ -9,8 +9,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import { findActiveContent } from '../src/engines/tex/pdf-safety.js';
 import { paths, projectRoot } from '../src/paths.js';
 import { GOOD, haveTex } from './support/fixtures.js';
+import { activeContentSeenByPdfjs, pdfjsView, pdfPages } from './support/pdf.js';
 
 const CLI = path.join(projectRoot, 'dist', 'src', 'cli.js');
 
@@ -97,6 +99,39 @@ describe('the rst2 command', function () {
     expect(r.status, r.stderr.toString()).to.equal(0);
     expect(r.stdout.length).to.equal(0);
     expect(fs.readFileSync(path.join(dir, 'out.pdf')).subarray(0, 5).toString('latin1')).to.equal('%PDF-');
+  });
+
+  it('--dialect checks and renders as Sphinx or PyPI would; an unknown dialect exits 2', function () {
+    const sphinx = 'Sphinx\n======\n\nSee :ref:`install` and :func:`spam.make`.\n\n.. versionadded:: 3.2\n';
+    fs.writeFileSync(path.join(dir, 'sphinx.rst'), sphinx);
+    expect(rst2(['check', 'sphinx.rst'], { cwd: dir }).stdout.toString()).to.include('Unknown interpreted text role "ref".');
+    const checked = rst2(['check', '--dialect', 'sphinx', 'sphinx.rst'], { cwd: dir });
+    expect(checked.status, checked.stdout.toString() + checked.stderr.toString()).to.equal(0);
+    const html = rst2(['html', '--dialect=sphinx', 'sphinx.rst'], { cwd: dir });
+    expect(html.status, html.stderr.toString()).to.equal(0);
+    expect(html.stdout.toString()).to.include('Added in version 3.2.');
+
+    // PyPI refuses a description over a single warning; plain docutils does not.
+    const pypi = rst2(['check', '--dialect', 'pypi', '-'], { cwd: dir, input: 'Spam package\n=======\n\nText.\n' });
+    expect(pypi.status).to.equal(1);
+    expect(pypi.stdout.toString()).to.equal('<stdin>:2: warning: Title underline too short.\n');
+    const refused = rst2(['html', '--dialect', 'pypi', '-'], { cwd: dir, input: 'Spam package\n=======\n\nText.\n' });
+    expect(refused.status).to.equal(1);
+    expect(refused.stderr.toString()).to.match(/^rst2: PyPI would refuse this description/m);
+
+    const unknown = rst2(['check', '--dialect', 'markdown', 'sphinx.rst'], { cwd: dir });
+    expect(unknown.status).to.equal(2);
+    expect(unknown.stderr.toString()).to.include('unknown dialect "markdown"; choose one of docutils, sphinx, pypi');
+  });
+
+  (haveTex ? it : it.skip)('pdf applies the same PDF safety as the service', async function () {
+    const attack = 'T\n=\n\n:math:`\\pdfcatalog{/OpenAction <</S/JavaScript/JS(app.alert(1))>>}` `run <run:calc.exe>`_\n';
+    const r = rst2(['pdf', '-', '-o', 'attack.pdf'], { cwd: dir, input: attack });
+    expect(r.status, r.stderr.toString()).to.equal(0);
+    const bytes = new Uint8Array(fs.readFileSync(path.join(dir, 'attack.pdf')));
+    expect(findActiveContent(bytes)).to.deep.equal([]);
+    expect(activeContentSeenByPdfjs(await pdfjsView(bytes))).to.deep.equal([]);
+    expect((await pdfPages(bytes)).join(' ')).to.include('Math not typeset');
   });
 
   it('an unknown style exits 2 and lists the valid names, before rendering', function () {

@@ -14,15 +14,22 @@ describe('configuration', () => {
       queueLimit: 64,
       renderTimeoutMs: 10_000,
       pdfTimeoutMs: 30_000,
+      pdfStallMs: 5_000,
       maxBodyBytes: 2 * 1024 * 1024,
       uriMaxBytes: 256_000,
       uriMaxRedirects: 5,
       allowPrivateUri: false,
+      allowLinkLocalUri: false,
       maxOutputBytes: 32 * 1024 * 1024,
       maxNestingDepth: 32,
       workerHeapBudgetBytes: 160 * 1024 * 1024,
     });
     expect(c.workers).to.be.at.least(1);
+  });
+
+  it('keeps link-local and cloud metadata addresses apart from private ones', () => {
+    expect(loadConfig({ RST2_ALLOW_PRIVATE_URI: '1' })).to.include({ allowPrivateUri: true, allowLinkLocalUri: false });
+    expect(loadConfig({ RST2_ALLOW_LINK_LOCAL_URI: 'yes' })).to.include({ allowPrivateUri: false, allowLinkLocalUri: true });
   });
 
   it('refuses bad values with a message naming the variable', () => {
@@ -31,7 +38,10 @@ describe('configuration', () => {
       [{ PORT: '70000' }, /PORT must be between 0 and 65535/],
       [{ RST2_WORKERS: '0' }, /RST2_WORKERS must be between 1/],
       [{ RST2_ALLOW_PRIVATE_URI: 'maybe' }, /RST2_ALLOW_PRIVATE_URI must be/],
+      [{ RST2_ALLOW_LINK_LOCAL_URI: 'sometimes' }, /RST2_ALLOW_LINK_LOCAL_URI must be/],
       [{ RST2_LOG_LEVEL: 'loud' }, /RST2_LOG_LEVEL must be one of/],
+      [{ RST2_PDF_STALL_MS: '5s' }, /RST2_PDF_STALL_MS must be a whole number/],
+      [{ RST2_PDF_STALL_MS: '700000' }, /RST2_PDF_STALL_MS must be between 0 and 600000/],
       [{ RST2_MAX_OUTPUT_BYTES: '100' }, /RST2_MAX_OUTPUT_BYTES must be between 1024/],
       [{ RST2_MAX_NESTING_DEPTH: '0' }, /RST2_MAX_NESTING_DEPTH must be between 1 and 100000/],
       [{ RST2_WORKER_HEAP_BUDGET_BYTES: '1.5e9' }, /RST2_WORKER_HEAP_BUDGET_BYTES must be a whole number/],

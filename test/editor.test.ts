@@ -7,15 +7,13 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 import { EDITOR_CSP } from '../src/http/editor.js';
-import { projectRoot } from '../src/paths.js';
 import type { RunningServer } from '../src/server.js';
+import { launchChromium, SCREENSHOTS, skipWithoutChromium } from './support/chromium.js';
 import { api, errorOf, form, server } from './support/server.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOTS = path.join(projectRoot, 'test-output', 'screenshots');
 const WAIT_MS = 60_000;
 // Where the page keeps the draft (web/src/main.ts, STORED_DOCUMENT).
 const STORED_KEY = 'rst2.document';
@@ -114,18 +112,9 @@ describe('editor page in Chromium', function () {
   let problems: string[];
 
   before(async function () {
-    if (!fs.existsSync(CHROMIUM)) {
-      console.log(`      skipped: no Chromium at ${CHROMIUM} (scripts/setup-chromium.mjs installs Debian's chromium as root)`);
-      this.skip();
-    }
+    skipWithoutChromium(this);
     s = await server();
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
-    // playwright starts the browser on a fresh temporary profile of its own.
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-    });
+    browser = await launchChromium();
   });
 
   after(async () => {
@@ -222,6 +211,21 @@ describe('editor page in Chromium', function () {
     // Editing clears the mark: it would soon point at the wrong text.
     await page.keyboard.type('x');
     await until('the mark to go', async () => ((await marked.count()) === 0 ? true : undefined));
+  });
+
+  it('the dialect selector checks and previews a Sphinx page as Sphinx would, and is remembered', async () => {
+    const page = await open();
+    expect(await page.locator('#dialect option').allTextContents()).to.deep.equal(['docutils', 'sphinx', 'pypi']);
+    await replaceSource(page, 'Sphinx page\n===========\n\nSee :ref:`install`.\n\n.. versionadded:: 3.2\n');
+    await page.locator('#problems button', { hasText: 'Unknown interpreted text role' }).first().waitFor({ timeout: WAIT_MS });
+    await page.locator('#dialect').selectOption('sphinx');
+    await page.locator('#status', { hasText: /no problems/ }).waitFor({ timeout: WAIT_MS });
+    expect(await page.locator('#problems button').count()).to.equal(0);
+    await page.frameLocator('#preview').locator('text=Added in version 3.2.').waitFor({ timeout: WAIT_MS });
+    await shot(page, 'dialect-sphinx');
+    const again = await open();
+    expect(await again.locator('#dialect').inputValue()).to.equal('sphinx');
+    await again.locator('#dialect').selectOption('docutils');
   });
 
   it('changing the style restyles the preview (dark d-scheme)', async () => {

@@ -13,10 +13,12 @@ import {
 import {
   classifyAddress,
   isPublicAddress,
+  mayConnect,
   parseIPv4,
   parseIPv6,
   type AddressClass,
 } from '../src/documents/address-policy.js';
+import { ConnectionGuard } from './support/connection-guard.js';
 
 const DOC = 'Title\n=====\n\nSome *text* with ünïcödé.\n';
 
@@ -243,7 +245,7 @@ describe('fetch-uri', function () {
     }
 
     it('exposes the service policy (256,000 bytes, 5 redirects, no private addresses)', () => {
-      expect(SERVICE_FETCH_POLICY).to.deep.include({ maxBytes: 256_000, maxRedirects: 5, allowPrivate: false });
+      expect(SERVICE_FETCH_POLICY).to.deep.include({ maxBytes: 256_000, maxRedirects: 5, allowPrivate: false, allowLinkLocal: false });
     });
   });
 
@@ -347,6 +349,105 @@ describe('fetch-uri', function () {
     it('treats a redirect status without Location as an upstream error', async () => {
       const error = await expectServiceError(fetchDocument(`${base}/no-location`, open), 502, 'uri_upstream_status');
       expect(error.details).to.deep.equal({ upstreamStatus: 302 });
+    });
+  });
+
+  describe('link-local and cloud metadata addresses (allowPrivate: true)', () => {
+    const intranet: FetchPolicy = { ...open, allowPrivate: true };
+    const withLinkLocal: FetchPolicy = { ...open, allowPrivate: true, allowLinkLocal: true };
+    // Every spelling the URL parser and the policy understand: plain, mapped,
+    // NAT64, 6to4, and the numeric forms WHATWG URL normalises.
+    const hosts: [string, AddressClass][] = [
+      ['169.254.169.254', 'link-local'],
+      ['169.254.170.2', 'link-local'],
+      ['169.254.0.1', 'link-local'],
+      ['0xa9fea9fe', 'link-local'],
+      ['2852039166', 'link-local'],
+      ['[::ffff:169.254.169.254]', 'link-local'],
+      ['[64:ff9b::a9fe:a9fe]', 'link-local'],
+      ['[2002:a9fe:a9fe::1]', 'link-local'],
+      ['[fe80::1]', 'link-local'],
+      ['[fd00:ec2::254]', 'cloud-metadata'],
+      ['100.100.100.200', 'cloud-metadata'],
+      ['[::ffff:100.100.100.200]', 'cloud-metadata'],
+      ['[64:ff9b::6464:64c8]', 'cloud-metadata'],
+      ['192.0.0.192', 'cloud-metadata'],
+    ];
+    for (const [host, cls] of hosts) {
+      it(`refuses http://${host}/ as ${cls}, in the URL and as a redirect hop, unless allowLinkLocal`, () => {
+        const error = expectThrows(() => checkHopUrl(`http://${host}/latest/meta-data/`, intranet), 400, 'uri_forbidden_address');
+        expect(error.message).to.include('link-local or cloud metadata');
+        expect(error.details).to.deep.equal({ addressClass: cls });
+        const hop = expectThrows(() => checkHopUrl(`http://${host}/`, intranet, new URL('http://10.0.0.5/doc')), 400, 'uri_forbidden_address');
+        expect(hop.message).to.include('redirects to a URL that points to');
+        expect(checkHopUrl(`http://${host}/x`, withLinkLocal).pathname).to.equal('/x');
+      });
+    }
+
+    it('keeps private addresses open next to them', () => {
+      for (const host of ['10.0.0.1', '127.0.0.1', '100.64.0.1', '100.100.100.199', '[fd12::1]', '[fd00:ec3::254]', '192.0.0.8']) {
+        expect(checkHopUrl(`http://${host}/`, intranet).protocol).to.equal('http:');
+      }
+    });
+
+    it('refuses them without allowPrivate too, with the public-only message', () => {
+      const error = expectThrows(() => checkHopUrl('http://169.254.169.254/', closed), 400, 'uri_forbidden_address');
+      expect(error.message).to.include('only fetches documents from public addresses');
+    });
+
+    it('allowLinkLocal alone opens link-local but not private addresses', () => {
+      const linkLocalOnly = { allowPrivate: false, allowLinkLocal: true };
+      expect(checkHopUrl('http://169.254.169.254/', linkLocalOnly).hostname).to.equal('169.254.169.254');
+      expectThrows(() => checkHopUrl('http://10.0.0.1/', linkLocalOnly), 400, 'uri_forbidden_address');
+    });
+
+    it('the guarded lookup refuses what a name resolves to, before any connection', async () => {
+      for (const [name, cls] of [['169.254.169.254', 'link-local'], ['fd00:ec2::254', 'cloud-metadata']] as const) {
+        const refused: ServiceError[] = [];
+        const lookup = createGuardedLookup(intranet, (error) => refused.push(error));
+        const [err] = await new Promise<unknown[]>((resolve) => lookup(name, { all: true }, (...args) => resolve(args)));
+        expect((err as { code?: string }).code).to.equal('ERR_RST2_FORBIDDEN_ADDRESS');
+        expect(refused.map((e) => [e.code, e.details])).to.deep.equal([['uri_forbidden_address', { addressClass: cls }]]);
+
+        const open = createGuardedLookup(withLinkLocal);
+        const [none, addresses] = await new Promise<unknown[]>((resolve) => open(name, { all: true }, (...args) => resolve(args)));
+        expect(none).to.equal(null);
+        expect(addresses).to.have.length(1);
+      }
+    });
+
+    it('fetchDocument never connects to 169.254.169.254 with private addresses allowed', async () => {
+      const guard = new ConnectionGuard().install();
+      try {
+        await expectServiceError(fetchDocument('http://169.254.169.254/latest/meta-data/', intranet), 400, 'uri_forbidden_address');
+        await expectServiceError(
+          fetchDocument(`${base}/redirect-to?target=${encodeURIComponent('http://[::ffff:a9fe:a9fe]/')}`, intranet),
+          400,
+          'uri_forbidden_address',
+        );
+        expect(guard.offMachine()).to.deep.equal([]);
+      } finally {
+        guard.uninstall();
+      }
+    });
+
+    it('allowLinkLocal really lets the fetcher try (the test guard stops it on the way out)', async () => {
+      const guard = new ConnectionGuard().install();
+      try {
+        await expectServiceError(fetchDocument('http://169.254.169.254/latest/meta-data/', withLinkLocal), 502, 'uri_unreachable');
+        expect(guard.offMachine()).to.deep.equal(['169.254.169.254']);
+      } finally {
+        guard.uninstall();
+      }
+    });
+
+    it('mayConnect: public always, link-local classes only with allowLinkLocal, the rest with allowPrivate', () => {
+      const classes: AddressClass[] = ['public', 'loopback', 'private', 'shared', 'unique-local', 'reserved', 'link-local', 'cloud-metadata'];
+      const row = (allowance: { allowPrivate?: boolean; allowLinkLocal?: boolean }) => classes.filter((cls) => mayConnect(cls, allowance));
+      expect(row({})).to.deep.equal(['public']);
+      expect(row({ allowPrivate: true })).to.deep.equal(['public', 'loopback', 'private', 'shared', 'unique-local', 'reserved']);
+      expect(row({ allowLinkLocal: true })).to.deep.equal(['public', 'link-local', 'cloud-metadata']);
+      expect(row({ allowPrivate: true, allowLinkLocal: true })).to.deep.equal(classes);
     });
   });
 
@@ -491,6 +592,13 @@ describe('address-policy', () => {
     ['127.0.0.1', 'loopback'],
     ['127.255.255.254', 'loopback'],
     ['169.254.169.254', 'link-local'],
+    ['169.254.170.2', 'link-local'],
+    ['169.254.0.0', 'link-local'],
+    ['169.254.255.255', 'link-local'],
+    ['100.100.100.200', 'cloud-metadata'],
+    ['100.100.100.199', 'shared'],
+    ['100.100.100.201', 'shared'],
+    ['192.0.0.192', 'cloud-metadata'],
     ['172.16.0.1', 'private'],
     ['172.31.255.255', 'private'],
     ['192.0.0.8', 'reserved'],
@@ -544,6 +652,14 @@ describe('address-policy', () => {
     ['2002:7f00:1::1', 'loopback'],
     ['2002:c0a8:101::1', 'private'],
     ['fe80::1', 'link-local'],
+    ['fd00:ec2::254', 'cloud-metadata'],
+    ['fd00:ec2::23', 'cloud-metadata'],
+    ['fd00:0ec2:0:0:0:0:0:fe', 'cloud-metadata'],
+    ['fd00:ec3::254', 'unique-local'],
+    ['::ffff:100.100.100.200', 'cloud-metadata'],
+    ['64:ff9b::6464:64c8', 'cloud-metadata'],
+    ['2002:6464:64c8::1', 'cloud-metadata'],
+    ['::ffff:169.254.170.2', 'link-local'],
     ['fe80::1%eth0', 'link-local'],
     ['febf:ffff::1', 'link-local'],
     ['fec0::1', 'reserved'],

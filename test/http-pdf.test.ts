@@ -35,7 +35,7 @@ const haveTex = fs.existsSync(path.join(paths.texDir, 'manifest.json'));
   let s: RunningServer;
   before(async function () {
     // Long enough that a slow or busy CI machine does not time out real
-    // documents; the runaway test below still proves the deadline.
+    // documents.
     s = await server({ RST2_PDF_TIMEOUT_MS: String(PDF_TIMEOUT_MS), RST2_TEX_WORKERS: '2' });
   });
 
@@ -123,11 +123,12 @@ const haveTex = fs.existsSync(path.join(paths.texDir, 'manifest.json'));
   });
 
   it('a LaTeX error is a 422 with the relevant log lines, not the whole log', async () => {
-    const res = await api(s, '/1.0/rst2/pdf', form({ rst: 'Maths: :math:`\\nosuchmacro{x}`\n' }));
+    // Allowed math that TeX still rejects (an unknown command would be shown as written instead).
+    const res = await api(s, '/1.0/rst2/pdf', form({ rst: 'Maths: :math:`x^{2}^{3}`\n' }));
     expect(res.status).to.equal(422);
     const err = await errorOf(res);
     expect(err.code).to.equal('latex_failed');
-    expect(err.message).to.include('Undefined control sequence');
+    expect(err.message).to.include('Double superscript');
     expect(err.message.length).to.be.below(3000);
   });
 
@@ -141,12 +142,11 @@ const haveTex = fs.existsSync(path.join(paths.texDir, 'manifest.json'));
     }
   });
 
-  it('a runaway document hits the deadline with a clear error, and the next PDF renders', async () => {
-    const started = Date.now();
-    const res = await api(s, '/1.0/rst2/pdf', form({ rst: 'Loop: :math:`\\def\\loop{\\loop}\\loop`\n' }));
-    expect(res.status).to.equal(422);
-    expect((await errorOf(res)).code).to.equal('render_timeout');
-    expect(Date.now() - started).to.be.below(PDF_TIMEOUT_MS + 5000);
+  it('math that would send TeX into a loop is shown as written, and the next PDF renders', async () => {
+    // The stall watch and the deadline themselves are tested on the engine
+    // (tex-engine.test.ts): math is the only door to TeX, and it is closed.
+    const loop = await pdf({ rst: 'Loop: :math:`\\def\\loop{\\loop}\\loop`\n' });
+    expect(loop.pages.join(' ')).to.include('Math not typeset');
     const next = await pdf({ rst: DOC });
     expect(next.pages.join(' ')).to.include('zeppelin');
   });

@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import type { RunningServer } from '../src/server.js';
+import { ConnectionGuard } from './support/connection-guard.js';
 import { api, errorOf, query, server } from './support/server.js';
 
 describe('uri input through the service', () => {
@@ -29,6 +30,9 @@ describe('uri input through the service', () => {
       } else if (url.pathname === '/just-fits.rst') {
         res.writeHead(200, { 'Content-Type': 'text/plain' });
         res.end('y'.repeat(256_000));
+      } else if (url.pathname === '/to-metadata') {
+        res.writeHead(302, { Location: 'http://169.254.169.254/latest/meta-data/iam/security-credentials/' });
+        res.end();
       } else if (url.pathname === '/to-private') {
         res.writeHead(302, { Location: 'http://10.0.0.1/doc.rst' });
         res.end();
@@ -98,5 +102,50 @@ describe('uri input through the service', () => {
     const html = await (await api(open, `/1.0/rst2/html${query({ token })}`)).text();
     expect(html).to.include('<title>Fetched</title>');
     expect(hits).to.equal(before);
+  });
+
+  describe('cloud metadata stays out of reach when private addresses are allowed', () => {
+    let guard: ConnectionGuard;
+    beforeEach(() => {
+      guard = new ConnectionGuard().install();
+    });
+    afterEach(() => guard.uninstall());
+
+    const metadata = [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://169.254.170.2/v2/credentials/',
+      'http://100.100.100.200/latest/meta-data/',
+      'http://[fd00:ec2::254]/latest/meta-data/',
+      'http://[::ffff:169.254.169.254]/',
+      'http://[64:ff9b::a9fe:a9fe]/',
+      'http://0xa9fea9fe/',
+    ];
+    for (const uri of metadata) {
+      it(`refuses ${uri} without connecting`, async () => {
+        const res = await api(open, `/1.0/rst2/html${query({ uri })}`);
+        expect(res.status).to.equal(400);
+        const err = await errorOf(res);
+        expect(err.code).to.equal('uri_forbidden_address');
+        expect(err.message).to.include('link-local or cloud metadata');
+        expect(guard.offMachine()).to.deep.equal([]);
+      });
+    }
+
+    it('refuses a redirect hop to 169.254.169.254 without connecting to it', async () => {
+      const before = hits;
+      const res = await api(open, `/1.0/rst2/html${query({ uri: `${base}/to-metadata` })}`);
+      expect(res.status).to.equal(400);
+      const err = await errorOf(res);
+      expect(err.code).to.equal('uri_forbidden_address');
+      expect(err.message).to.include('redirects to');
+      expect(guard.offMachine()).to.deep.equal([]);
+      // The hop before it was fetched: the refusal is the redirect's.
+      expect(hits).to.equal(before + 1);
+    });
+
+    it('still fetches from private addresses (here loopback)', async () => {
+      const res = await api(open, `/1.0/rst2/check${query({ uri: `${base}/doc.rst` })}`);
+      expect(res.status).to.equal(200);
+    });
   });
 });

@@ -4,11 +4,16 @@
  * under CI (CI=1), where a missing engine is a failure.
  */
 import { expect } from 'chai';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
+import { ServiceError } from '../src/http/errors.js';
+import { createLogger } from '../src/log.js';
 import { paths } from '../src/paths.js';
+import { TexEngine } from '../src/engines/tex/engine.js';
+import { findActiveContent } from '../src/engines/tex/pdf-safety.js';
 import { loadTexModule, runPdftex, type PdftexResult } from '../src/engines/tex/pdftex-run.js';
+import { pdfLinks } from './support/pdf.js';
 
 const texDir = paths.texDir;
 const built = existsSync(path.join(texDir, 'pdftex.wasm')) && existsSync(path.join(texDir, 'pdflatex.fmt'));
@@ -196,6 +201,20 @@ ok`) });
       expect(existsSync(path.join(texDir, '..', 'x.tex'))).to.equal(false);
     });
 
+    it('a file a run writes is not read by the next run, unless LaTeX carries it (.aux, .toc...)', async () => {
+      const r = await run({ 'main.tex': String.raw`\documentclass{article}
+\IfFileExists{evil.sty}{\usepackage{evil}}{}
+\begin{document}
+\tableofcontents
+\section{A}
+\immediate\openout9=evil.sty \immediate\write9{\string\typeout{EVIL-LOADED}}\immediate\closeout9
+\end{document}
+` });
+      expect(r.exitCode, r.log).to.equal(0);
+      expect(r.runs).to.equal(2);
+      expect(r.log).to.not.include('EVIL-LOADED');
+    });
+
     it('\\write18 does nothing', async () => {
       const r = await run({ 'main.tex': doc(String.raw`
 \immediate\write18{touch /tmp/rst2-write18}
@@ -206,5 +225,128 @@ ok`) });
       expect(r.log).to.match(/runsystem\(touch \/tmp\/rst2-write18\)\.\.\.disabled/);
       expect(existsSync('/tmp/rst2-write18')).to.equal(false);
     });
+  });
+});
+
+/** The lock rst2 puts at the end of every preamble (python/rst2/primitive_lock.tex). */
+const LOCK = readFileSync(path.join(paths.pythonSources, 'rst2', 'primitive_lock.tex'), 'utf8');
+const locked = (body: string): string => docutilsDoc('article').replace('\n%%% Body\n', `\n${LOCK}\n%%% Body\n`).replace('\\end{document}', `${body}\n\\end{document}`);
+// The same packages as docutils' preamble loads for links, without the rest: quicker.
+const lockedSmall = (body: string): string =>
+  `\\documentclass{article}\\usepackage{hyperref}\\usepackage{bookmark}\n${LOCK}\n\\begin{document}\n\\section{A}\n${body}\n\\end{document}\n`;
+
+describe('the PDF primitive lock', function () {
+  let module: WebAssembly.Module;
+
+  before(async function () {
+    if (!built) this.skip();
+    module = await loadTexModule(texDir);
+  });
+
+  const run = (tex: string): Promise<PdftexResult> => runPdftex({ module, texDir, files: { 'main.tex': tex }, main: 'main.tex', maxRuns: 3 });
+
+  it('changes nothing in an ordinary document: same links, outline and no active content', async () => {
+    const plain = await run(docutilsDoc('article').replace('\\end{document}', '\\href{https://example.org/x}{web} \\href{mailto:a@example.org}{mail}\n\\end{document}'));
+    const withLock = await run(locked('\\href{https://example.org/x}{web} \\href{mailto:a@example.org}{mail}'));
+    expect(withLock.exitCode, withLock.log.slice(-2000)).to.equal(0);
+    const [a, b] = [await pdfLinks(plain.pdf!), await pdfLinks(withLock.pdf!)];
+    expect(b).to.deep.equal(a);
+    expect(b.urls).to.include.members(['https://example.org/', 'https://example.org/x', 'mailto:a@example.org']);
+    expect(b.internal).to.be.above(0);
+    expect(b.outline).to.include('Straße und Sø');
+    expect(findActiveContent(withLock.pdf!)).to.deep.equal([]);
+  });
+
+  const attacks: Array<[string, string]> = [
+    ['\\pdfcatalog{/OpenAction <</S/JavaScript/JS(app.alert(1))>>}', '\\pdfcatalog'],
+    ['\\csname pdfcatalog\\endcsname{/OpenAction 1 0 R}', '\\pdfcatalog'],
+    ['\\pdfprimitive\\pdfcatalog{/X 1}', '\\pdfprimitive'],
+    ['\\csname tex_pdfcatalog:D\\endcsname{/X 1}', '\\tex_pdfcatalog:D'],
+    ['\\makeatletter\\Hy@PutCatalog{/X 1}', '\\Hy@PutCatalog'],
+    ['\\immediate\\pdfobj{<</S/JavaScript/JS(x)>>}', '\\pdfobj'],
+    ['\\pdfnames{/JavaScript 1 0 R}', '\\pdfnames'],
+    ['\\pdfannot{/Subtype/Link/A<</S/JavaScript/JS(x)>>}', '\\pdfannot'],
+    ['\\pdfstartlink user{/Subtype/Link/A<</S/Launch/F(calc.exe)>>}x\\pdfendlink', '\\pdfstartlink'],
+    ['\\href{run:calc.exe}{x}', '\\pdfstartlink'],
+    ['\\href{doc.pdf}{x}', '\\pdfstartlink'],
+    ['\\pdfoutline user{<</S/JavaScript/JS(x)>>} count 0 {x}', '\\pdfoutline'],
+    ['\\pdfinfo{/X (1)}', '\\pdfinfo'],
+    ['\\pdfpageattr{/AA <</O <</S/JavaScript/JS(x)>>>>}', '\\pdfpageattr'],
+    ['\\pdftrailer{/X 1}', '\\pdftrailer'],
+    ['\\special{pdf: x}', '\\special'],
+  ];
+  for (const [body, primitive] of attacks) {
+    it(`stops ${body.slice(0, 50)}`, async () => {
+      const r = await run(lockedSmall(body));
+      expect(r.exitCode).to.equal(1);
+      expect(r.pdf).to.equal(null);
+      expect(r.log).to.include(`! rst2: ${primitive} is not available to documents.`);
+    });
+  }
+
+  it('lets hyperref\'s own URL links through: their targets are left to the PDF check', async () => {
+    const r = await run(lockedSmall('\\url{file:///etc/passwd} \\href{javascript:app.alert(1)}{x} \\href{https://example.org/}{ok}'));
+    expect(r.exitCode, r.log.slice(-2000)).to.equal(0);
+    const found = findActiveContent(r.pdf!);
+    expect(found).to.have.length(2);
+    expect(found.join('\n')).to.include('a URI action to "file:///etc/passwd"').and.to.include('a URI action to "javascript:app.alert(1)"');
+  });
+});
+
+describe('the TeX engine pool', function () {
+  let engine: TexEngine;
+  const STALL_MS = 1500;
+  const TIMEOUT_MS = 60_000;
+
+  before(async function () {
+    if (!built) this.skip();
+    engine = new TexEngine({ workers: 1, queueLimit: 4, timeoutMs: TIMEOUT_MS, stallMs: STALL_MS, texDir, log: createLogger('silent') });
+    await engine.start();
+  });
+
+  after(async () => {
+    await engine?.close();
+  });
+
+  const failure = async (latex: string): Promise<ServiceError> => {
+    try {
+      await engine.compile(latex);
+    } catch (err) {
+      if (err instanceof ServiceError) return err;
+      throw err;
+    }
+    throw new Error('the compile succeeded');
+  };
+
+  it('ends a loop that prints nothing long before the deadline, and the next PDF renders', async () => {
+    const started = Date.now();
+    const err = await failure('\\documentclass{article}\\begin{document}\\def\\loop{\\loop}\\loop\\end{document}\n');
+    expect(err.status).to.equal(422);
+    expect(err.code).to.equal('render_timeout');
+    expect(err.message).to.include(`no progress on this document for ${STALL_MS} ms`);
+    expect(Date.now() - started).to.be.below(TIMEOUT_MS / 2);
+    const pdf = await engine.compile('\\documentclass{article}\\begin{document}Next\\end{document}\n');
+    expect(pdf.subarray(0, 5).toString('latin1')).to.equal(PDF_HEADER);
+    expect(engine.stats()!.restarts).to.equal(1);
+  });
+
+  it('lets a job that keeps printing run past the stall time', async () => {
+    // Seconds of TeX work (3 million loop rounds), with a message every 20,000.
+    const busy = String.raw`\documentclass{article}\begin{document}\newcount\n \newcount\m
+\loop \advance\n 1 \m=\n \divide\m 20000 \multiply\m 20000 \ifnum\m=\n \message{[\the\n]}\fi \ifnum\n<3000000 \repeat
+done\end{document}
+`;
+    const started = Date.now();
+    const pdf = await engine.compile(busy);
+    expect(pdf.subarray(0, 5).toString('latin1')).to.equal(PDF_HEADER);
+    console.log(`      busy job: ${Date.now() - started} ms with a ${STALL_MS} ms stall limit`);
+  });
+
+  it('refuses a PDF with active content as 422 pdf_unsafe, naming what it found', async () => {
+    const err = await failure('\\documentclass{article}\\pdfcatalog{/OpenAction <</S/JavaScript/JS(app.alert(1))>>}\\begin{document}x\\end{document}\n');
+    expect(err.status).to.equal(422);
+    expect(err.code).to.equal('pdf_unsafe');
+    expect(err.message).to.include('/S /JavaScript');
+    expect(err.message).to.include('/JS');
   });
 });

@@ -1,5 +1,6 @@
 """One way to run docutils for every operation: reader, settings, safety."""
 
+import contextlib
 import copy
 import io as _io
 import os
@@ -9,7 +10,7 @@ import warnings
 from docutils import core, io, utils
 from docutils.readers import standalone
 
-from . import directives
+from . import directives, html_writer
 from .errors import DocumentError
 from .limits import BoundSubstitutions, check_nesting, check_output
 from .safety import NeutralizeUnsafeLinks
@@ -25,12 +26,13 @@ class SafeReader(standalone.Reader):
     they see messages from parsing and from every transform alike.
     """
 
-    def __init__(self, observers=()):
+    def __init__(self, observers=(), transforms=()):
         super().__init__(parser_name="restructuredtext")
         self._observers = list(observers)
+        self._transforms = list(transforms)
 
     def get_transforms(self):
-        return super().get_transforms() + [BoundSubstitutions, NeutralizeUnsafeLinks]
+        return super().get_transforms() + [BoundSubstitutions] + self._transforms + [NeutralizeUnsafeLinks]
 
     def new_document(self):
         document = super().new_document()
@@ -56,21 +58,30 @@ def _settings_for(publisher, writer_name, presentation):
     return settings
 
 
-def publish(source, writer_name, observers=(), **presentation):
-    """Runs docutils once; returns (parts, doctree)."""
+def publish(source, writer_name, observers=(), dialect=None, **presentation):
+    """Runs docutils once; returns (parts, doctree).
+
+    ``dialect`` (rst2.dialects) adds roles, directives, transforms and
+    settings; None is plain docutils.
+    """
     check_nesting(source)
     publisher = core.Publisher(
-        reader=SafeReader(observers),
+        reader=SafeReader(observers, dialect.transforms if dialect else ()),
+        # None: docutils' own writer of that name.
+        writer=html_writer.Writer() if writer_name == "html5" else None,
         source_class=io.StringInput,
         destination_class=io.NullOutput if writer_name == "null" else io.StringOutput,
     )
     publisher.set_components(None, "restructuredtext", writer_name)
+    if dialect is not None:
+        dialect.prepare_writer(publisher.writer)
+        presentation = dict(presentation, **dialect.settings(writer_name))
     publisher.settings = _settings_for(publisher, writer_name, presentation)
     # An untitled document gets this as its HTML <title> (docutils falls back
     # to the source name).
     publisher.set_source(source, "untitled")
     publisher.set_destination(None, None)
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), (dialect.active() if dialect else contextlib.nullcontext()):
         # The LaTeX writer announces future changes through FutureWarning;
         # they are about docutils, not about the user's document.
         warnings.simplefilter("ignore")

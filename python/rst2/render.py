@@ -4,10 +4,16 @@ import os
 
 from docutils import nodes
 
+from . import dialects, latex_writer
 from .errors import DocumentError
 from .publish import document_title, publish
+from .sanitize import sanitize
 
 STYLES_DIR = os.environ.get("RST2_STYLES_DIR", "/rst2/styles")
+
+# docutils' LaTeX writer with our policy for untrusted text (loaded by
+# module name, as docutils does for writers outside its package).
+LATEX_WRITER = latex_writer.__name__
 
 LATEX_CLASSES = ("article", "report", "book", "scrartcl", "scrreprt", "scrbook")
 
@@ -19,13 +25,26 @@ def _style_file(kind, name, suffix):
     return path
 
 
-def render_html(source, style="default"):
-    """A complete HTML5 page with the chosen stylesheet embedded."""
+def render_html(source, style="default", dialect="docutils"):
+    """A complete HTML5 page with the chosen stylesheet embedded.
+
+    ``removed`` lists what the final safety pass (rst2.sanitize) took out of
+    the page; it is empty unless a writer path we do not know of let active
+    content through, and the service logs it.  Every dialect's page goes
+    through that pass, PyPI's allow-list notwithstanding.
+    """
+    # docutils' base rules first, shared by every style, then the style.
+    stylesheets = [os.path.join(STYLES_DIR, "html", "base", "docutils.css"), _style_file("html", style, ".css")]
+    chosen = dialects.get(dialect)
+    if chosen is dialects.PYPI:
+        result = chosen.render_html(source, stylesheets)
+        result["html"], result["removed"] = sanitize(result["html"])
+        return result
     parts, document = publish(
         source,
         "html5",
-        # docutils' base rules first, shared by every style, then the style.
-        stylesheet_path=[os.path.join(STYLES_DIR, "html", "base", "docutils.css"), _style_file("html", style, ".css")],
+        dialect=chosen,
+        stylesheet_path=stylesheets,
         stylesheet_dirs=[],
         embed_stylesheet=True,
         syntax_highlight="short",
@@ -33,7 +52,8 @@ def render_html(source, style="default"):
         # does; nothing goes to stderr (settings.untrusted).
         report_level=2,
     )
-    return {"html": parts["whole"], "title": document_title(document)}
+    page, removed = sanitize(parts["whole"])
+    return {"html": page, "title": document_title(document), "removed": removed}
 
 
 def render_latex(source, options=None):
@@ -42,9 +62,13 @@ def render_latex(source, options=None):
     documentclass = options.get("class", "article")
     if documentclass not in LATEX_CLASSES:
         raise ValueError("unknown LaTeX class %r" % documentclass)
+    chosen = dialects.get(options.get("dialect", "docutils"))
+    if chosen is dialects.PYPI:
+        chosen.refuse_if_rejected(chosen.check(source))
     parts, document = publish(
         source,
-        "latex",
+        LATEX_WRITER,
+        dialect=chosen,
         documentclass=documentclass,
         stylesheet_path=_style_file("latex", options.get("style", "default"), ".sty"),
         stylesheet_dirs=[],

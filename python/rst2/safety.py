@@ -25,7 +25,8 @@ def is_blocked_uri(uri):
 
 
 class NeutralizeUnsafeLinks(Transform):
-    """Turns unsafe links into plain text and drops unsafe image sources."""
+    """Turns unsafe links into plain text, drops unsafe image sources and
+    strips ``meta`` elements to the attributes a page can safely carry."""
 
     # After references are resolved (docutils' are below 900) and before the
     # writer's own transforms.
@@ -43,9 +44,28 @@ class NeutralizeUnsafeLinks(Transform):
         for image in document.findall(nodes.image):
             if is_blocked_uri(image.get("uri")):
                 image["uri"] = ""
-        # ``.. meta:: :http-equiv=refresh:`` could redirect the page.
         for meta in list(document.findall(nodes.meta)):
-            if "http-equiv" in meta.attributes or any(
-                is_blocked_uri(v) for v in meta.attributes.values() if isinstance(v, str)
-            ):
+            if not _keep_meta(meta):
                 meta.parent.remove(meta)
+
+
+# What ``.. meta::`` may set (docutils documents name, content, lang, scheme
+# and dir; property is OpenGraph's name attribute).  The writer copies
+# attribute names into the page unescaped, and ``http-equiv`` could refresh or
+# redirect it, so everything else is dropped.
+META_ATTRIBUTES = frozenset(("name", "property", "content", "lang", "scheme", "dir"))
+META_DIRECTIONS = frozenset(("ltr", "rtl", "auto"))
+
+
+def _keep_meta(meta):
+    """Strips ``meta`` to the allowed attributes; False when nothing useful is left."""
+    for key in list(meta.attributes):
+        if key in nodes.Element.list_attributes:
+            # ``:ids=x:`` would set a string where docutils expects a list.
+            if not isinstance(meta[key], list):
+                meta[key] = []
+        elif key not in META_ATTRIBUTES or (key == "dir" and meta[key].lower() not in META_DIRECTIONS):
+            del meta[key]
+    if "name" not in meta.attributes and "property" not in meta.attributes:
+        return False
+    return not any(is_blocked_uri(v) for v in meta.attributes.values() if isinstance(v, str))

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 
 import { loadConfig, type Config } from '../config.js';
+import { DEFAULT_DIALECT, DIALECTS } from '../dialects.js';
 import type { PythonEngine } from '../engines/python/engine.js';
 import type { CheckItem } from '../engines/python/protocol.js';
 import { MissingPdfEngine } from '../engines/tex/missing-engine.js';
@@ -18,10 +19,10 @@ import { loadCatalogue } from '../styles.js';
 import { parseArgs, UsageError, type OptionSpec } from './args.js';
 
 export const RENDER_USAGE = [
-  'usage: rst2 html FILE [--style S] [-o OUT]',
-  '       rst2 pdf FILE [--class C] [--style S] [--toc] [-o OUT]',
-  '       rst2 check FILE [--format json|text]',
-  'FILE may be - for standard input.',
+  'usage: rst2 html FILE [--style S] [--dialect D] [-o OUT]',
+  '       rst2 pdf FILE [--class C] [--style S] [--toc] [--dialect D] [-o OUT]',
+  '       rst2 check FILE [--format json|text] [--dialect D]',
+  `FILE may be - for standard input. D is one of ${DIALECTS.join(', ')} (default ${DEFAULT_DIALECT}).`,
 ].join('\n');
 
 /** An option value outside the allowed names: reported with the valid ones, exit 2. */
@@ -129,14 +130,17 @@ async function withEngines<T>(needPdf: boolean, run: (engines: Engines) => Promi
   }
 }
 
-const HTML_OPTIONS: Record<string, OptionSpec> = { style: { kind: 'value' }, output: { kind: 'value', short: 'o' } };
+const HTML_OPTIONS: Record<string, OptionSpec> = { style: { kind: 'value' }, dialect: { kind: 'value' }, output: { kind: 'value', short: 'o' } };
 const PDF_OPTIONS: Record<string, OptionSpec> = {
   class: { kind: 'value' },
   style: { kind: 'value' },
   toc: { kind: 'flag' },
+  dialect: { kind: 'value' },
   output: { kind: 'value', short: 'o' },
 };
-const CHECK_OPTIONS: Record<string, OptionSpec> = { format: { kind: 'value' } };
+const CHECK_OPTIONS: Record<string, OptionSpec> = { format: { kind: 'value' }, dialect: { kind: 'value' } };
+
+const dialectOf = (values: Record<string, string>) => chosen(values.dialect, 'dialect', DIALECTS, DEFAULT_DIALECT);
 
 /** Returns the exit status. */
 export async function html(args: string[]): Promise<number> {
@@ -144,8 +148,9 @@ export async function html(args: string[]): Promise<number> {
   const file = oneFile(parsed.positionals);
   const catalogue = loadCatalogue(paths.styles);
   const style = chosen(parsed.values.style, 'style', catalogue.htmlStyles, 'default');
+  const dialect = dialectOf(parsed.values);
   const source = await readSource(file);
-  const out = await withEngines(false, (e) => e.python.renderHtml(source, style));
+  const out = await withEngines(false, (e) => e.python.renderHtml(source, style, dialect));
   await outputTo(parsed.values.output).write(out.html);
   return 0;
 }
@@ -156,13 +161,14 @@ export async function pdf(args: string[]): Promise<number> {
   const catalogue = loadCatalogue(paths.styles);
   const documentClass = chosen(parsed.values.class, 'class', catalogue.latexClasses, 'article');
   const style = chosen(parsed.values.style, 'style', catalogue.latexStyles, 'default');
+  const dialect = dialectOf(parsed.values);
   const output = parsed.values.output;
   if ((output === undefined || output === '-') && process.stdout.isTTY) {
     throw new UsageError('will not write a PDF to a terminal; name a file with -o OUT (or redirect standard output)');
   }
   const source = await readSource(file);
   const made = await withEngines(true, async (e) => {
-    const latex = await e.python.renderLatex(source, { documentClass, style, useLatexToc: parsed.flags.has('toc') });
+    const latex = await e.python.renderLatex(source, { documentClass, style, useLatexToc: parsed.flags.has('toc'), dialect });
     return e.pdf.compile(latex.latex);
   });
   await outputTo(output).write(made);
@@ -178,8 +184,9 @@ export async function check(args: string[]): Promise<number> {
   const parsed = parseArgs(args, CHECK_OPTIONS);
   const file = oneFile(parsed.positionals);
   const format = chosen(parsed.values.format, 'format', ['text', 'json'], 'text');
+  const dialect = dialectOf(parsed.values);
   const source = await readSource(file);
-  const items = await withEngines(false, (e) => e.python.check(source));
+  const items = await withEngines(false, (e) => e.python.check(source, dialect));
   await writeStdout(format === 'json' ? JSON.stringify(items, null, 2) + '\n' : formatCheck(file, items));
   return items.length > 0 ? 1 : 0;
 }

@@ -16,6 +16,7 @@ export type AddressClass =
   | 'private'
   | 'shared'
   | 'link-local'
+  | 'cloud-metadata'
   | 'multicast'
   | 'broadcast'
   | 'unique-local'
@@ -45,7 +46,12 @@ function v6(text: string, prefix: number, cls: AddressClass): Range<bigint> {
 // Based on the IANA IPv4 special-purpose address registry; ranges that IANA
 // marks globally reachable but that never host documents (AS112, AMT) are
 // left public, everything "not globally reachable" is refused.
+// Cloud metadata services that live outside link-local space are named on
+// their own, so that allowing private addresses does not open them; those
+// inside it (169.254.169.254, 169.254.170.2, fe80::/10) go with link-local.
 const IPV4_RANGES: readonly Range<number>[] = [
+  v4('100.100.100.200', 32, 'cloud-metadata'), // Alibaba Cloud
+  v4('192.0.0.192', 32, 'cloud-metadata'), // Oracle Cloud (legacy)
   v4('0.0.0.0', 32, 'unspecified'),
   v4('0.0.0.0', 8, 'reserved'),
   v4('10.0.0.0', 8, 'private'),
@@ -77,6 +83,9 @@ const IPV6_RANGES: readonly Range<bigint>[] = [
   v6('2001:db8::', 32, 'documentation'),
   v6('3fff::', 20, 'documentation'),
   v6('5f00::', 16, 'reserved'),
+  // AWS: instance metadata at fd00:ec2::254, and its other services
+  // (DNS, time, EKS pod identity) in the same block.
+  v6('fd00:ec2::', 32, 'cloud-metadata'),
   v6('fc00::', 7, 'unique-local'),
   v6('fe80::', 10, 'link-local'),
   v6('fec0::', 10, 'reserved'),
@@ -191,6 +200,26 @@ export function isPublicAddress(address: string): boolean {
   return classifyAddress(address) === 'public';
 }
 
+/** What an operator opened beyond public addresses. Absent means no. */
+export interface AddressAllowance {
+  /** Private, loopback, shared, unique-local and other non-public classes. */
+  allowPrivate?: boolean;
+  /** Link-local and cloud metadata: the classic target of a server-side request forgery. */
+  allowLinkLocal?: boolean;
+}
+
+/** Classes that only `allowLinkLocal` opens, never `allowPrivate`. */
+export function isLinkLocalClass(cls: AddressClass): boolean {
+  return cls === 'link-local' || cls === 'cloud-metadata';
+}
+
+/** Whether the fetcher may connect to an address of this class. */
+export function mayConnect(cls: AddressClass, allowance: AddressAllowance): boolean {
+  if (cls === 'public') return true;
+  if (isLinkLocalClass(cls)) return allowance.allowLinkLocal === true;
+  return allowance.allowPrivate === true;
+}
+
 const DESCRIPTIONS: Readonly<Record<AddressClass, string>> = {
   public: 'a public address',
   unspecified: 'the unspecified address',
@@ -198,6 +227,7 @@ const DESCRIPTIONS: Readonly<Record<AddressClass, string>> = {
   private: 'a private-network address',
   shared: 'a carrier-grade NAT (shared) address',
   'link-local': 'a link-local address',
+  'cloud-metadata': 'a cloud metadata address',
   multicast: 'a multicast address',
   broadcast: 'the broadcast address',
   'unique-local': 'an IPv6 unique-local address',

@@ -12,9 +12,9 @@ import { isIP, type LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
 import fetch, { type Response } from 'node-fetch';
 import { ServiceError } from '../http/errors.js';
-import { classifyAddress, describeAddressClass, type AddressClass } from './address-policy.js';
+import { classifyAddress, describeAddressClass, isLinkLocalClass, mayConnect, type AddressAllowance, type AddressClass } from './address-policy.js';
 
-export interface FetchPolicy {
+export interface FetchPolicy extends AddressAllowance {
   maxBytes: number;
   timeoutMs: number;
   maxRedirects: number;
@@ -27,6 +27,7 @@ export const SERVICE_FETCH_POLICY: Readonly<FetchPolicy> = Object.freeze({
   timeoutMs: 10_000,
   maxRedirects: 5,
   allowPrivate: false,
+  allowLinkLocal: false,
 });
 
 const REQUEST_HEADERS = {
@@ -45,18 +46,17 @@ function invalid(kind: HopKind, problem: string, cause?: unknown): ServiceError 
   return new ServiceError(400, 'uri_invalid', text, { cause });
 }
 
-function forbiddenAddress(kind: HopKind, cls: AddressClass, resolved: boolean): ServiceError {
+function forbiddenAddress(kind: HopKind, cls: AddressClass, resolved: boolean, allowance: AddressAllowance): ServiceError {
   const what = describeAddressClass(cls);
   const verb = resolved ? 'resolves to' : 'points to';
   // Deliberately no address in the message: echoing what an internal name
   // resolves to would make the service a DNS oracle for the private network.
   const lead = kind === 'uri' ? `The document URL ${verb}` : `The document URL redirects to a URL that ${verb}`;
-  return new ServiceError(
-    400,
-    'uri_forbidden_address',
-    `${lead} ${what}; the service only fetches documents from public addresses.`,
-    { details: { addressClass: cls } },
-  );
+  const rule =
+    allowance.allowPrivate && isLinkLocalClass(cls)
+      ? 'the service does not fetch documents from link-local or cloud metadata addresses'
+      : 'the service only fetches documents from public addresses';
+  return new ServiceError(400, 'uri_forbidden_address', `${lead} ${what}; ${rule}.`, { details: { addressClass: cls } });
 }
 
 function stripBrackets(hostname: string): string {
@@ -68,7 +68,7 @@ function stripBrackets(hostname: string): string {
  * (resolved against the URL that sent it). Literal IP hosts are judged here
  * because Node connects to them without calling the agent's lookup.
  */
-export function checkHopUrl(location: string, policy: Pick<FetchPolicy, 'allowPrivate'>, base?: URL): URL {
+export function checkHopUrl(location: string, policy: AddressAllowance, base?: URL): URL {
   const kind: HopKind = base === undefined ? 'uri' : 'redirect';
   let url: URL;
   try {
@@ -84,22 +84,23 @@ export function checkHopUrl(location: string, policy: Pick<FetchPolicy, 'allowPr
     throw invalid(kind, 'contains credentials, which are not supported');
   }
   const host = stripBrackets(url.hostname);
-  if (isIP(host) !== 0 && !policy.allowPrivate) {
+  if (isIP(host) !== 0) {
     const cls = classifyAddress(host);
-    if (cls !== 'public') throw forbiddenAddress(kind, cls, false);
+    if (!mayConnect(cls, policy)) throw forbiddenAddress(kind, cls, false, policy);
   }
   return url;
 }
 
 /**
  * A socket `lookup` that resolves with dns.lookup and fails the connection if
- * any answer is not public. Refusing on any (not just the chosen) address is
- * stricter and keeps Happy Eyeballs, which may try several, from reaching one.
+ * any answer is of a class the policy does not allow. Refusing on any (not
+ * just the chosen) address is stricter and keeps Happy Eyeballs, which may
+ * try several, from reaching one.
  * `onRefused` receives the client-facing error, because node-fetch rewraps
  * socket errors in a FetchError that keeps only the message and code.
  */
 export function createGuardedLookup(
-  policy: Pick<FetchPolicy, 'allowPrivate'>,
+  policy: AddressAllowance,
   onRefused: (error: ServiceError) => void = () => {},
   kind: () => HopKind = () => 'uri',
 ): LookupFunction {
@@ -112,17 +113,15 @@ export function createGuardedLookup(
           callback(error, []);
           return;
         }
-        if (!policy.allowPrivate) {
-          for (const { address } of addresses) {
-            const cls = classifyAddress(address);
-            if (cls !== 'public') {
-              const refused = forbiddenAddress(kind(), cls, true);
-              onRefused(refused);
-              // The socket only sees this error; the client gets `refused`.
-              const socketError = new Error('address refused by fetch policy');
-              callback(Object.assign(socketError, { code: 'ERR_RST2_FORBIDDEN_ADDRESS' }), []);
-              return;
-            }
+        for (const { address } of addresses) {
+          const cls = classifyAddress(address);
+          if (!mayConnect(cls, policy)) {
+            const refused = forbiddenAddress(kind(), cls, true, policy);
+            onRefused(refused);
+            // The socket only sees this error; the client gets `refused`.
+            const socketError = new Error('address refused by fetch policy');
+            callback(Object.assign(socketError, { code: 'ERR_RST2_FORBIDDEN_ADDRESS' }), []);
+            return;
           }
         }
         // net asks for all addresses when autoSelectFamily is on, one otherwise.

@@ -38,6 +38,8 @@ export interface WorkerHandle {
   worker: Worker;
   /** Asks the running job to stop (e.g. Python's interrupt buffer). */
   interrupt?: () => void;
+  /** A counter (element 0) the worker moves while its job makes progress; see PoolOptions.stallMs. */
+  progress?: Int32Array;
 }
 
 export interface PoolOptions {
@@ -47,9 +49,11 @@ export interface PoolOptions {
   timeoutMs: number;
   /** After a soft interrupt, how long the job may take to stop before its worker is terminated. */
   graceMs: number;
+  /** A job whose worker's progress counter stays still this long is ended as at its deadline; 0 or unset: never. */
+  stallMs?: number;
   spawn: () => WorkerHandle;
-  /** The error a job gets when its worker had to be terminated at the deadline. */
-  timeoutError: () => ServiceError;
+  /** The error a job gets when its worker had to be terminated at the deadline, or for want of progress. */
+  timeoutError: (reason: 'deadline' | 'stalled') => ServiceError;
   /** A worker reporting a heap larger than this after a job is recycled; undefined or 0: never. */
   heapBudgetBytes?: number;
   log: Logger;
@@ -275,7 +279,8 @@ export class WorkerPool {
   private dispatch(slot: Slot, job: Job): void {
     slot.state = 'busy';
     slot.job = job;
-    job.timers.push(setTimeout(() => this.onDeadline(slot, job), this.opts.timeoutMs));
+    job.timers.push(setTimeout(() => this.onDeadline(slot, job, 'deadline'), this.opts.timeoutMs));
+    this.watchProgress(slot, job);
     slot.handle.worker.postMessage({ type: 'job', id: job.id, payload: job.payload }, job.transfer as ArrayBuffer[]);
   }
 
@@ -285,12 +290,34 @@ export class WorkerPool {
     if (job) this.dispatch(slot, job);
   }
 
-  private onDeadline(slot: Slot, job: Job): void {
+  // A job stuck in a loop that prints nothing would otherwise hold its
+  // worker until the deadline.
+  private watchProgress(slot: Slot, job: Job): void {
+    const counter = slot.handle.progress;
+    const stallMs = this.opts.stallMs ?? 0;
+    if (!counter || stallMs <= 0) return;
+    let seen = Atomics.load(counter, 0);
+    let since = Date.now();
+    const watch = setInterval(() => {
+      const now = Atomics.load(counter, 0);
+      if (now !== seen) {
+        seen = now;
+        since = Date.now();
+      } else if (Date.now() - since >= stallMs) {
+        clearInterval(watch);
+        this.onDeadline(slot, job, 'stalled');
+      }
+    }, Math.max(20, Math.floor(stallMs / 5)));
+    job.timers.push(watch);
+  }
+
+  private onDeadline(slot: Slot, job: Job, reason: 'deadline' | 'stalled'): void {
     if (job.settled || slot.job !== job) return;
     const kill = () => {
       if (job.settled || slot.job !== job) return;
-      this.opts.log.warn(`${this.opts.name} job past its deadline: terminating worker`, { timeoutMs: this.opts.timeoutMs });
-      this.settle(job, this.opts.timeoutError());
+      const why = reason === 'stalled' ? `without progress for ${this.opts.stallMs} ms` : 'past its deadline';
+      this.opts.log.warn(`${this.opts.name} job ${why}: terminating worker`, { timeoutMs: this.opts.timeoutMs, stallMs: this.opts.stallMs });
+      this.settle(job, this.opts.timeoutError(reason));
       this.replace(slot, 'timeout');
     };
     if (slot.handle.interrupt) {

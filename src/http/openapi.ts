@@ -8,9 +8,11 @@
  * Adding a path is one entry in `paths` at the end of buildOpenApi(); an
  * operation that is not about a document can be made with simpleGet().
  */
+import { DEFAULT_DIALECT, DIALECTS } from '../dialects.js';
 import { TOKEN_PATTERN } from '../documents/document.js';
 import type { Catalogue } from '../styles.js';
 import { RENDERED_HTML_CSP } from './csp.js';
+import { MAX_MULTIPART_FIELDS, MAX_MULTIPART_FILES } from './multipart.js';
 import type { Header, JsonSchema, OpenApiDocument, Operation, Parameter, PathItem, Reference, RequestBody, Response } from './openapi-types.js';
 
 export const OPENAPI_PATH = '/1.0/openapi.json';
@@ -118,7 +120,8 @@ function documentBody(route: DocumentRoute, params: Record<string, Parameter>, m
     description:
       'The parameters as a form (urlencoded or multipart, where `rst` may be an uploaded file), or the document itself as the raw body ' +
       '(`charset`, if given, must be UTF-8) with the options in the query string. Parameters may be split between query string and body, ' +
-      `but none may be given twice. At most ${maxBodyBytes} bytes (\`413 body_too_large\`).`,
+      `but none may be given twice. At most ${maxBodyBytes} bytes (\`413 body_too_large\`); a multipart body carries at most ` +
+      `${MAX_MULTIPART_FILES} files and ${MAX_MULTIPART_FIELDS} fields (\`400 bad_multipart\`).`,
     required: false,
     content: {
       'application/x-www-form-urlencoded': { schema: { type: 'object', properties: formProperties(route, params, false), additionalProperties: false } },
@@ -217,6 +220,15 @@ function parameters(s: OpenApiSettings): Record<string, Parameter> {
     LatexStyle: choice('style', 'The LaTeX style.', s.catalogue.latexStyles, 'default'),
     LatexClass: choice('class', 'The LaTeX document class.', s.catalogue.latexClasses, 'article'),
     UseLatexToc: choice('use-latex-toc', "`yes` prints LaTeX's `\\tableofcontents` after the title.", ['yes', 'no'], 'no'),
+    Dialect: choice(
+      'dialect',
+      'What the document is written for. `docutils`: plain docutils. `sphinx`: Sphinx\'s standard roles and directives are known ' +
+        '(references resolve within the document, autodoc and includes become placeholders). `pypi`: as PyPI renders a package ' +
+        'description with readme_renderer: any warning makes PyPI refuse it (`check` lists every such problem, `html` and `pdf` ' +
+        'answer `422 pypi_refused`), and the HTML keeps only what PyPI\'s allow-list lets through.',
+      DIALECTS,
+      DEFAULT_DIALECT,
+    ),
     IfNoneMatch: {
       name: 'If-None-Match',
       in: 'header',
@@ -269,11 +281,14 @@ const SCHEMAS: Record<string, JsonSchema> = {
           parameter: { type: 'string', description: '`unknown_parameter`, `duplicate_parameter`: the parameter.' },
           accepted: { type: 'array', items: { type: 'string' }, description: '`unknown_parameter`, `input_missing`: the parameters accepted.' },
           given: { type: 'array', items: { type: 'string' }, description: '`input_ambiguous`: the inputs given.' },
-          valid: { type: 'array', items: { type: 'string' }, description: '`unknown_style`, `unknown_class`, `unknown_use_latex_toc`: the valid values.' },
+          valid: { type: 'array', items: { type: 'string' }, description: '`unknown_style`, `unknown_class`, `unknown_use_latex_toc`, `unknown_dialect`: the valid values.' },
+          dialect: { type: 'string', description: '`unknown_dialect`: the value given.' },
           style: { type: 'string', description: '`unknown_style`: the value given (at most 100 characters).' },
           class: { type: 'string', description: '`unknown_class`: the value given.' },
           'use-latex-toc': { type: 'string', description: '`unknown_use_latex_toc`: the value given.' },
           maxBytes: { type: 'integer', description: '`body_too_large`, `uri_too_large`: the limit.' },
+          maxFiles: { type: 'integer', description: '`bad_multipart` for too many uploaded files: the limit.' },
+          maxFields: { type: 'integer', description: '`bad_multipart` for too many form fields: the limit.' },
           addressClass: { type: 'string', description: '`uri_forbidden_address`: the kind of address refused, e.g. `loopback`.' },
           upstreamStatus: { type: 'integer', description: '`uri_upstream_status`: the status of the `uri` server.' },
           maxRedirects: { type: 'integer', description: '`uri_too_many_redirects`: the limit.' },
@@ -354,27 +369,30 @@ export function buildOpenApi(s: OpenApiSettings): OpenApiDocument {
   const html: DocumentRoute = {
     id: 'Html',
     summary: 'Render HTML',
-    description: "A complete HTML5 page with its stylesheet embedded; docutils' problem reports appear inside the page.",
+    description:
+      "A complete HTML5 page with its stylesheet embedded; docutils' problem reports appear inside the page. " +
+      "With `dialect=pypi`, the page's body is the description exactly as PyPI would show it, or `422 pypi_refused` where PyPI would refuse it.",
     tag: 'render',
     sources: ['rst', 'uri', 'token'],
-    options: ['HtmlStyle'],
-    optionCodes: ['unknown_style'],
+    options: ['HtmlStyle', 'Dialect'],
+    optionCodes: ['unknown_style', 'unknown_dialect'],
     ok: {
       description: 'The HTML page.',
       headers: { ...renderHeaders, 'Content-Security-Policy': { required: true, schema: { type: 'string', const: RENDERED_HTML_CSP } } },
       content: { 'text/html': { schema: { type: 'string' } } },
     },
     cached: true,
-    engineCodes: { 422: DOCUTILS_422, 500: ['render_failed'], 503: POOL_503 },
+    engineCodes: { 422: [...DOCUTILS_422, 'pypi_refused'], 500: ['render_failed'], 503: POOL_503 },
   };
   const pdf: DocumentRoute = {
     id: 'Pdf',
     summary: 'Render PDF',
-    description: 'docutils writes LaTeX, pdfTeX typesets it. Documents with images are `422 images_unsupported`.',
+    description:
+      'docutils writes LaTeX, pdfTeX typesets it. Documents with images are `422 images_unsupported`. A PDF that would carry active content (JavaScript, launch or file actions, non-web links, embedded files, forms) is not served: `422 pdf_unsafe`.',
     tag: 'render',
     sources: ['rst', 'uri', 'token'],
-    options: ['LatexClass', 'LatexStyle', 'UseLatexToc'],
-    optionCodes: ['unknown_class', 'unknown_style', 'unknown_use_latex_toc'],
+    options: ['LatexClass', 'LatexStyle', 'UseLatexToc', 'Dialect'],
+    optionCodes: ['unknown_class', 'unknown_style', 'unknown_use_latex_toc', 'unknown_dialect'],
     ok: {
       description: 'The PDF, named after the document title.',
       headers: { ...renderHeaders, 'Content-Disposition': ref('headers', 'ContentDisposition') },
@@ -382,7 +400,7 @@ export function buildOpenApi(s: OpenApiSettings): OpenApiDocument {
     },
     cached: true,
     engineCodes: {
-      422: [...DOCUTILS_422, 'images_unsupported', 'latex_failed'],
+      422: [...DOCUTILS_422, 'images_unsupported', 'latex_failed', 'pypi_refused', 'pdf_unsafe'],
       500: ['render_failed', 'pdf_failed'],
       503: [...POOL_503, 'pdf_unavailable'],
     },
@@ -390,11 +408,13 @@ export function buildOpenApi(s: OpenApiSettings): OpenApiDocument {
   const check: DocumentRoute = {
     id: 'Check',
     summary: 'Check syntax',
-    description: "docutils' system messages of level warning and above, from parsing and transforms; `[]` when the document is correct.",
+    description:
+      "docutils' system messages of level warning and above, from parsing and transforms; `[]` when the document is correct. " +
+      'With `dialect=pypi`, every problem that would make PyPI refuse the description (the HTML writer runs too, as on PyPI), and `[]` exactly when PyPI accepts it.',
     tag: 'check',
     sources: ['rst', 'uri', 'token'],
-    options: [],
-    optionCodes: [],
+    options: ['Dialect'],
+    optionCodes: ['unknown_dialect'],
     ok: { description: 'The problems found (a document full of errors is still 200).', headers: renderHeaders, content: json({ type: 'array', items: ref('schemas', 'CheckItem') }) },
     cached: true,
     engineCodes: { 422: DOCUTILS_422, 500: ['render_failed'], 503: POOL_503 },

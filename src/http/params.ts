@@ -6,12 +6,11 @@
  * Every byte is decoded as strict UTF-8: invalid bytes are a 400, never
  * silently replaced, so no client gets a quietly corrupted document.
  */
-import fs from 'node:fs/promises';
-
 import type { Context } from 'koa';
-import { koaBody } from 'koa-body';
 
+import { bodyTooLarge } from './body-limit.js';
 import { ServiceError } from './errors.js';
+import { readMultipart } from './multipart.js';
 
 export type Params = Map<string, string>;
 
@@ -54,22 +53,15 @@ export function parseUrlencoded(raw: Buffer, what: string): Array<[string, strin
   return pairs;
 }
 
-function tooLarge(maxBytes: number): ServiceError {
-  return new ServiceError(413, 'body_too_large', `The request body is larger than ${maxBytes} bytes.`, { details: { maxBytes } });
-}
-
 async function readBody(ctx: Context, maxBytes: number): Promise<Buffer> {
   const declared = Number(ctx.get('content-length') || NaN);
-  if (declared > maxBytes) throw tooLarge(maxBytes);
+  if (declared > maxBytes) throw bodyTooLarge(maxBytes);
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
     total += chunk.length;
-    if (total > maxBytes) {
-      // The rest of the body is never read: the connection cannot be reused.
-      ctx.set('Connection', 'close');
-      throw tooLarge(maxBytes);
-    }
+    // The rest of the body stays unread; closeUnreadBodies ends the connection.
+    if (total > maxBytes) throw bodyTooLarge(maxBytes);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
@@ -82,45 +74,14 @@ function addAll(params: Params, pairs: Iterable<[string, string]>): void {
   }
 }
 
-type MultipartFile = { filepath: string; size: number };
-
 async function multipart(ctx: Context, maxBytes: number): Promise<Array<[string, string]>> {
-  const parse = koaBody({
-    multipart: true,
-    urlencoded: false,
-    json: false,
-    text: false,
-    patchNode: false,
-    patchKoa: true,
-    formidable: { maxFileSize: maxBytes, maxTotalFileSize: maxBytes, maxFieldsSize: maxBytes, maxFiles: 4, allowEmptyFiles: true, minFileSize: 0 },
-    onError: (err: Error) => {
-      const code = (err as Error & { httpCode?: number }).httpCode;
-      if (code === 413 || /maxFileSize|maxTotalFileSize|maxFieldsSize|exceeded/i.test(err.message)) throw tooLarge(maxBytes);
-      throw new ServiceError(400, 'bad_multipart', 'The multipart form data could not be parsed.', { cause: err });
-    },
-  });
-  await parse(ctx, async () => {});
-  const pairs: Array<[string, string]> = [];
-  const fields = (ctx.request.body ?? {}) as Record<string, string | string[]>;
-  for (const [name, value] of Object.entries(fields)) {
-    for (const v of Array.isArray(value) ? value : [value]) {
-      // formidable has already decoded fields, replacing invalid bytes with
-      // U+FFFD; seeing one is our only sign that the client sent bad bytes.
-      if (v.includes('\uFFFD')) throw new ServiceError(400, 'invalid_utf8', `The form field "${name}" is not valid UTF-8.`);
-      pairs.push([name, v]);
-    }
+  const { fields, files } = await readMultipart(ctx, maxBytes);
+  for (const [name, value] of fields) {
+    // formidable has already decoded fields, replacing invalid bytes with
+    // U+FFFD; seeing one is our only sign that the client sent bad bytes.
+    if (value.includes('\uFFFD')) throw new ServiceError(400, 'invalid_utf8', `The form field "${name}" is not valid UTF-8.`);
   }
-  const files = (ctx.request.files ?? {}) as Record<string, MultipartFile | MultipartFile[]>;
-  for (const [name, value] of Object.entries(files)) {
-    for (const file of Array.isArray(value) ? value : [value]) {
-      try {
-        pairs.push([name, decodeUtf8(await fs.readFile(file.filepath), `The uploaded file "${name}"`)]);
-      } finally {
-        await fs.rm(file.filepath, { force: true });
-      }
-    }
-  }
-  return pairs;
+  return [...fields, ...files.map(([name, bytes]): [string, string] => [name, decodeUtf8(bytes, `The uploaded file "${name}"`)])];
 }
 
 /** All parameters of a request; a POST may also carry options in its query string. */

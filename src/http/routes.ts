@@ -6,6 +6,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 
 import { tokenOf } from '../documents/document.js';
+import { DEFAULT_DIALECT, DIALECTS, dialectOption } from '../dialects.js';
 import type { Operation, Renderer } from '../renderer.js';
 import type { Catalogue } from '../styles.js';
 import type { TokenStore } from '../store/token-store.js';
@@ -32,6 +33,8 @@ export const API_PREFIX = '/1.0/rst2';
 
 const YES_NO = ['yes', 'no'] as const;
 
+const dialect = (p: Params) => dialectOption(choice(p, 'dialect', DIALECTS, DEFAULT_DIALECT));
+
 
 interface RenderRoute {
   op: Operation;
@@ -44,25 +47,26 @@ const RENDER_ROUTES: Record<string, RenderRoute> = {
   html: {
     op: 'html',
     sources: ['rst', 'uri', 'token'],
-    options: ['style'],
-    readOptions: (p, c) => ({ style: choice(p, 'style', c.htmlStyles, 'default') }),
+    options: ['style', 'dialect'],
+    readOptions: (p, c) => ({ style: choice(p, 'style', c.htmlStyles, 'default'), ...dialect(p) }),
   },
   pdf: {
     op: 'pdf',
     sources: ['rst', 'uri', 'token'],
-    options: ['class', 'style', 'use-latex-toc'],
+    options: ['class', 'style', 'use-latex-toc', 'dialect'],
     readOptions: (p, c) => ({
       class: choice(p, 'class', c.latexClasses, 'article'),
       style: choice(p, 'style', c.latexStyles, 'default'),
       toc: choice(p, 'use-latex-toc', YES_NO, 'no') === 'yes',
+      ...dialect(p),
     }),
   },
   check: {
     op: 'check',
     // `token` is accepted too, so a shared document can be checked by its link.
     sources: ['rst', 'uri', 'token'],
-    options: [],
-    readOptions: () => ({}),
+    options: ['dialect'],
+    readOptions: (p) => dialect(p),
   },
 };
 

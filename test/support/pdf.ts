@@ -1,9 +1,13 @@
-/** Text of a PDF's pages, extracted with pdf.js (pure JavaScript, no system tools). */
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+/** PDFs read with pdf.js (pure JavaScript, no system tools): text, links, and active content as a viewer sees it. */
+import { getDocument, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+
+async function open(bytes: ArrayBuffer | Uint8Array): Promise<PDFDocumentProxy> {
+  const data = bytes instanceof Uint8Array ? new Uint8Array(bytes) : new Uint8Array(bytes.slice(0));
+  return getDocument({ data, useSystemFonts: false, isEvalSupported: false, verbosity: 0 }).promise;
+}
 
 export async function pdfPages(bytes: ArrayBuffer | Uint8Array): Promise<string[]> {
-  const data = bytes instanceof Uint8Array ? new Uint8Array(bytes) : new Uint8Array(bytes.slice(0));
-  const doc = await getDocument({ data, useSystemFonts: false, isEvalSupported: false, verbosity: 0 }).promise;
+  const doc = await open(bytes);
   const pages: string[] = [];
   for (let n = 1; n <= doc.numPages; n++) {
     const content = await (await doc.getPage(n)).getTextContent();
@@ -11,4 +15,91 @@ export async function pdfPages(bytes: ArrayBuffer | Uint8Array): Promise<string[
   }
   await doc.destroy();
   return pages;
+}
+
+/** The fields pdf.js gives an annotation that say where it leads. */
+interface AnnotationData {
+  subtype?: string;
+  url?: string;
+  unsafeUrl?: string;
+  dest?: unknown;
+  action?: string;
+  attachment?: unknown;
+  actions?: unknown;
+  resetForm?: unknown;
+}
+
+interface OutlineItem {
+  title: string;
+  items: OutlineItem[];
+}
+
+export interface PdfjsView {
+  /** What pdf.js reports; null/empty everywhere for a PDF without active content. */
+  openAction: unknown;
+  jsActions: unknown;
+  attachments: unknown;
+  fields: unknown;
+  pageActions: unknown[];
+  annotations: AnnotationData[];
+  outline: string[];
+}
+
+function titles(items: OutlineItem[] | null): string[] {
+  return (items ?? []).flatMap((i) => [i.title, ...titles(i.items)]);
+}
+
+export async function pdfjsView(bytes: ArrayBuffer | Uint8Array): Promise<PdfjsView> {
+  const doc = await open(bytes);
+  try {
+    const annotations: AnnotationData[] = [];
+    const pageActions: unknown[] = [];
+    for (let n = 1; n <= doc.numPages; n++) {
+      const page = await doc.getPage(n);
+      const onPage: AnnotationData[] = await page.getAnnotations();
+      annotations.push(...onPage);
+      const js: unknown = await page.getJSActions();
+      if (js && Object.keys(js).length > 0) pageActions.push(js);
+    }
+    return {
+      openAction: await doc.getOpenAction(),
+      jsActions: await doc.getJSActions(),
+      attachments: await doc.getAttachments(),
+      fields: await doc.getFieldObjects(),
+      pageActions,
+      annotations,
+      outline: titles(await doc.getOutline()),
+    };
+  } finally {
+    await doc.destroy();
+  }
+}
+
+const WEB = /^(https?|mailto):/i;
+
+/** Everything in pdf.js's view that is not plain text, a web/mail link or an in-document jump. */
+export function activeContentSeenByPdfjs(view: PdfjsView): string[] {
+  const found: string[] = [];
+  const openAction = view.openAction as { dest?: unknown } | null;
+  if (openAction && openAction.dest === undefined) found.push(`open action ${JSON.stringify(openAction)}`);
+  if (view.jsActions) found.push(`document JavaScript ${JSON.stringify(view.jsActions)}`);
+  if (view.attachments) found.push('attachments');
+  if (view.fields) found.push('form fields');
+  for (const p of view.pageActions) found.push(`page actions ${JSON.stringify(p)}`);
+  for (const a of view.annotations) {
+    if (a.subtype !== 'Link') found.push(`a ${a.subtype} annotation`);
+    else if (a.unsafeUrl !== undefined || a.url !== undefined) {
+      if (!WEB.test(a.unsafeUrl ?? '') || !WEB.test(a.url ?? '')) found.push(`a link to ${a.unsafeUrl ?? a.url}`);
+    } else if (a.dest === undefined || a.dest === null) found.push(`a link that leads nowhere pdf.js knows (${JSON.stringify(a)})`);
+    if (a.action || a.attachment || a.resetForm || (a.actions && Object.keys(a.actions).length)) found.push(`a link with an action ${JSON.stringify(a)}`);
+  }
+  return found;
+}
+
+/** Link targets and outline titles: what must survive the safety measures. */
+export async function pdfLinks(bytes: ArrayBuffer | Uint8Array): Promise<{ urls: string[]; internal: number; outline: string[] }> {
+  const view = await pdfjsView(bytes);
+  const urls = [...new Set(view.annotations.flatMap((a) => (a.url ? [a.url] : [])))].sort();
+  const internal = view.annotations.filter((a) => a.subtype === 'Link' && a.dest !== undefined && a.dest !== null).length;
+  return { urls, internal, outline: view.outline };
 }

@@ -68,12 +68,12 @@ async function get(path: string): Promise<Response> {
   return res;
 }
 
-export async function renderHtml(text: string, style: string, signal: AbortSignal): Promise<string> {
-  return (await post('html', text, { style }, signal)).text();
+export async function renderHtml(text: string, style: string, dialect: string, signal: AbortSignal): Promise<string> {
+  return (await post('html', text, { style, dialect }, signal)).text();
 }
 
-export async function check(text: string, signal: AbortSignal): Promise<CheckMessage[]> {
-  return (await (await post('check', text, {}, signal)).json()) as CheckMessage[];
+export async function check(text: string, dialect: string, signal: AbortSignal): Promise<CheckMessage[]> {
+  return (await (await post('check', text, { dialect }, signal)).json()) as CheckMessage[];
 }
 
 export interface Pdf {
@@ -81,8 +81,8 @@ export interface Pdf {
   filename: string;
 }
 
-export async function renderPdf(text: string, options: { class: string; style: string; toc: boolean }): Promise<Pdf> {
-  const res = await post('pdf', text, { class: options.class, style: options.style, 'use-latex-toc': options.toc ? 'yes' : 'no' });
+export async function renderPdf(text: string, options: { class: string; style: string; toc: boolean; dialect: string }): Promise<Pdf> {
+  const res = await post('pdf', text, { class: options.class, style: options.style, 'use-latex-toc': options.toc ? 'yes' : 'no', dialect: options.dialect });
   const disposition = res.headers.get('Content-Disposition') ?? '';
   const named = /filename="([^"]+)"/.exec(disposition);
   return { blob: await res.blob(), filename: named?.[1] ?? 'document.pdf' };

@@ -10,6 +10,7 @@ export interface LiveOptions {
   delayMs: number;
   text: () => string;
   style: () => string;
+  dialect: () => string;
   showPreview: (html: string) => void;
   showProblems: (messages: CheckMessage[]) => void;
   /** A short note for the status line; `error` marks a failure. */
@@ -39,14 +40,15 @@ export class Live {
   private async update(): Promise<void> {
     const text = this.options.text();
     const style = this.options.style();
-    const key = `${style}\u0000${text}`;
+    const dialect = this.options.dialect();
+    const key = `${style}\u0000${dialect}\u0000${text}`;
     if (key === this.lastKey) return;
     this.inFlight?.abort();
     const controller = new AbortController();
     this.inFlight = controller;
     this.options.report('Rendering…');
     const started = performance.now();
-    const [html, problems] = await Promise.allSettled([renderHtml(text, style, controller.signal), check(text, controller.signal)]);
+    const [html, problems] = await Promise.allSettled([renderHtml(text, style, dialect, controller.signal), check(text, dialect, controller.signal)]);
     if (controller.signal.aborted) return; // A newer edit owns the preview now.
     this.inFlight = undefined;
 

@@ -3,6 +3,7 @@
  * list, the style, PDF and share controls, and keeps the document in this
  * browser's localStorage so a reload (or a lost connection) loses nothing.
  */
+import { DEFAULT_DIALECT, DIALECTS } from '../../src/dialects.js';
 import { createToken, names, renderPdf, tokenSource } from './api.js';
 import { describe, Live } from './live.js';
 import { previewDocument } from './preview.js';
@@ -12,6 +13,7 @@ import { createSourceEditor } from './source-editor.js';
 const DEBOUNCE_MS = 400;
 const STORED_DOCUMENT = 'rst2.document';
 const STORED_STYLE = 'rst2.style';
+const STORED_DIALECT = 'rst2.dialect';
 
 const SAMPLE = `A first document
 ================
@@ -56,6 +58,7 @@ const ui = {
   problems: element('problems', HTMLElement),
   preview: element('preview', HTMLIFrameElement),
   style: element('style', HTMLSelectElement),
+  dialect: element('dialect', HTMLSelectElement),
   pdfClass: element('pdf-class', HTMLSelectElement),
   pdfStyle: element('pdf-style', HTMLSelectElement),
   pdfToc: element('pdf-toc', HTMLInputElement),
@@ -78,6 +81,7 @@ const live = new Live({
   delayMs: DEBOUNCE_MS,
   text: () => editor.text(),
   style: () => ui.style.value || 'default',
+  dialect: () => ui.dialect.value || DEFAULT_DIALECT,
   showPreview: (html) => {
     ui.preview.srcdoc = previewDocument(html);
   },
@@ -108,6 +112,7 @@ function fill(select: HTMLSelectElement, values: string[], preferred: string | n
 }
 
 async function loadChoices(): Promise<void> {
+  fill(ui.dialect, [...DIALECTS], stored.get(STORED_DIALECT));
   const [html, classes, latex] = await Promise.allSettled([names('html/styles'), names('pdf/classes'), names('pdf/styles')]);
   if (html.status === 'fulfilled') fill(ui.style, html.value, stored.get(STORED_STYLE));
   if (classes.status === 'fulfilled') fill(ui.pdfClass, classes.value, 'article');
@@ -138,11 +143,16 @@ ui.style.addEventListener('change', () => {
   void live.now();
 });
 
+ui.dialect.addEventListener('change', () => {
+  stored.set(STORED_DIALECT, ui.dialect.value);
+  void live.now();
+});
+
 ui.pdfButton.addEventListener('click', async () => {
   ui.pdfButton.disabled = true;
   report('Making the PDF…');
   try {
-    const pdf = await renderPdf(editor.text(), { class: ui.pdfClass.value || 'article', style: ui.pdfStyle.value || 'default', toc: ui.pdfToc.checked });
+    const pdf = await renderPdf(editor.text(), { class: ui.pdfClass.value || 'article', style: ui.pdfStyle.value || 'default', toc: ui.pdfToc.checked, dialect: ui.dialect.value || DEFAULT_DIALECT });
     const url = URL.createObjectURL(pdf.blob);
     const link = document.createElement('a');
     link.href = url;

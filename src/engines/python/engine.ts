@@ -4,6 +4,7 @@
  */
 import { Worker } from 'node:worker_threads';
 
+import { DEFAULT_DIALECT } from '../../dialects.js';
 import { ServiceError } from '../../http/errors.js';
 import type { Logger } from '../../log.js';
 import { WorkerPool, type PoolStats } from '../worker-pool.js';
@@ -30,6 +31,8 @@ export interface LatexOptions {
   documentClass: string;
   style: string;
   useLatexToc: boolean;
+  /** One of DIALECTS (src/dialects.ts); plain docutils when absent. */
+  dialect?: string;
 }
 
 // Python checks its interrupt buffer every few bytecodes; a render that does
@@ -86,19 +89,23 @@ export class PythonEngine {
     return this.pool.busyThreads();
   }
 
-  renderHtml(source: string, style: string): Promise<HtmlResult> {
-    return this.pool.run<HtmlResult>({ op: 'html', source, options: { style } } satisfies PythonJob);
+  async renderHtml(source: string, style: string, dialect: string = DEFAULT_DIALECT): Promise<HtmlResult> {
+    const out = await this.pool.run<HtmlResult>({ op: 'html', source, options: { style, dialect } } satisfies PythonJob);
+    // The writer should never produce active content; when the safety pass
+    // had to remove some, a docutils path is open that needs closing.
+    if (out.removed.length > 0) this.opts.log.warn('active content removed from rendered HTML', { removed: out.removed });
+    return out;
   }
 
   renderLatex(source: string, opts: LatexOptions): Promise<LatexResult> {
     return this.pool.run<LatexResult>({
       op: 'latex',
       source,
-      options: { class: opts.documentClass, style: opts.style, use_latex_toc: opts.useLatexToc },
+      options: { class: opts.documentClass, style: opts.style, use_latex_toc: opts.useLatexToc, dialect: opts.dialect ?? DEFAULT_DIALECT },
     } satisfies PythonJob);
   }
 
-  async check(source: string): Promise<CheckItem[]> {
-    return (await this.pool.run<CheckResult>({ op: 'check', source, options: {} } satisfies PythonJob)).messages;
+  async check(source: string, dialect: string = DEFAULT_DIALECT): Promise<CheckItem[]> {
+    return (await this.pool.run<CheckResult>({ op: 'check', source, options: { dialect } } satisfies PythonJob)).messages;
   }
 }

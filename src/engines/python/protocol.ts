@@ -24,7 +24,12 @@ export interface RenderLimits {
   maxNestingDepth: number;
 }
 
-export interface HtmlResult { html: string; title: string }
+export interface HtmlResult {
+  html: string;
+  title: string;
+  /** What the final safety pass (python/rst2/sanitize.py) took out of the page; normally empty. */
+  removed: string[];
+}
 export interface LatexResult { latex: string; title: string }
 export interface CheckItem { message: string; type: string; line: number | null; context: string }
 export interface CheckResult { messages: CheckItem[] }

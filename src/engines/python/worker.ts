@@ -39,6 +39,8 @@ const STATUS: Record<string, number> = {
   output_too_large: 422,
   images_unsupported: 422,
   docutils_failed: 422,
+  // dialect=pypi: PyPI would refuse the description (rst2/dialects/pypi).
+  pypi_refused: 422,
 };
 
 function run(handle: Handle, job: PythonJob): { ok: true; value: unknown } | { ok: false; error: JobFailure } {

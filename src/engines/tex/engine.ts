@@ -15,6 +15,8 @@ export interface TexEngineOptions {
   workers: number;
   queueLimit: number;
   timeoutMs: number;
+  /** A job whose pdfTeX prints nothing for this long is ended like one past its deadline; 0: never. */
+  stallMs: number;
   texDir: string;
   log: Logger;
 }
@@ -35,16 +37,29 @@ export class TexEngine implements PdfEngine {
       size: this.opts.workers,
       queueLimit: this.opts.queueLimit,
       timeoutMs: this.opts.timeoutMs,
+      stallMs: this.opts.stallMs,
       graceMs: 0,
       log: this.opts.log,
-      timeoutError: () => new ServiceError(422, 'render_timeout', `The document took longer than ${this.opts.timeoutMs} ms to typeset.`),
-      spawn: () => ({
-        worker: new Worker(new URL('./worker.js', import.meta.url), {
-          workerData: { texDir: this.opts.texDir, module, maxRuns: MAX_RUNS },
-          stdout: false,
-          stderr: false,
-        }),
-      }),
+      timeoutError: (reason) =>
+        new ServiceError(
+          422,
+          'render_timeout',
+          reason === 'stalled'
+            ? `pdfTeX made no progress on this document for ${this.opts.stallMs} ms (a loop in the LaTeX?), so typesetting was stopped.`
+            : `The document took longer than ${this.opts.timeoutMs} ms to typeset.`,
+        ),
+      spawn: () => {
+        // The worker counts pdfTeX's terminal output here; the pool watches it.
+        const progress = new Int32Array(new SharedArrayBuffer(4));
+        return {
+          worker: new Worker(new URL('./worker.js', import.meta.url), {
+            workerData: { texDir: this.opts.texDir, module, maxRuns: MAX_RUNS, progress },
+            stdout: false,
+            stderr: false,
+          }),
+          progress,
+        };
+      },
     });
     await this.pool.start();
   }

@@ -27,6 +27,8 @@ export interface PdftexJob {
   main: string;
   /** Most runs (>= 1); re-runs happen only while .aux/.toc/.lof/.lot/.out files change. */
   maxRuns: number;
+  /** Called as pdfTeX writes to its terminal and when a run starts: signs of life for a stall watch. */
+  onProgress?: () => void;
 }
 
 export interface PdftexResult {
@@ -86,6 +88,9 @@ interface EmOptions {
   print(s: string): void;
   printErr(s: string): void;
   stdin(): number | null;
+  /** Byte by byte as pdfTeX flushes its terminal (null: end of stream); replaces print/printErr. */
+  stdout(c: number | null): void;
+  stderr(c: number | null): void;
   quit(status: number, toThrow: unknown): never;
   instantiateWasm(imports: WebAssembly.Imports, receive: (inst: WebAssembly.Instance, mod: WebAssembly.Module) => void): object;
   preRun: Array<(m: EmModule) => void>;
@@ -153,6 +158,20 @@ function rerunState(files: FileMap): Map<string, string> {
   return state;
 }
 
+/**
+ * What the next run starts from: the job's own files as given, and only the
+ * files LaTeX carries between runs. Anything else a run wrote (a .tex or a
+ * .sty of the same name as one it reads) is dropped, so a document that
+ * gets hold of \openout cannot hand the next run code of its own.
+ */
+function nextRunFiles(inputs: FileMap, produced: FileMap): FileMap {
+  const next = new Map(inputs);
+  for (const [name, data] of produced) {
+    if (!inputs.has(name) && RERUN_EXTENSIONS.has(path.posix.extname(name))) next.set(name, data);
+  }
+  return next;
+}
+
 function sameState(a: Map<string, string>, b: Map<string, string>): boolean {
   if (a.size !== b.size) return false;
   for (const [k, v] of a) if (b.get(k) !== v) return false;
@@ -194,11 +213,22 @@ async function runOnce(job: PdftexJob, files: FileMap, jobname: string, main: st
   const createPdftex = glueFactory(job.texDir);
   const texDir = path.resolve(job.texDir);
   const output: string[] = [];
+  // Terminal bytes as pdfTeX flushes them, not whole lines: "[12]" after a
+  // page is a sign of life long before the line is full.
+  const terminal: number[] = [];
+  const onByte = (c: number | null): void => {
+    if (c === null) return;
+    terminal.push(c);
+    job.onProgress?.();
+  };
+  job.onProgress?.();
   const M = await createPdftex({
     // kpathsea derives SELFAUTOLOC from argv[0]: the file must exist (an empty one in MEMFS).
     thisProgram: '/bin/pdftex',
     print: (s) => { output.push(s); },
     printErr: (s) => { output.push(s); },
+    stdout: onByte,
+    stderr: onByte,
     stdin: () => null,
     // The default quit calls process.exit(); make exit() a catchable throw instead.
     quit: (_status, toThrow) => { throw toThrow; },
@@ -238,7 +268,8 @@ async function runOnce(job: PdftexJob, files: FileMap, jobname: string, main: st
   } catch {
     out = files;
   }
-  return { exitCode, files: out, output: output.join('\n') };
+  const shown = new TextDecoder('utf-8').decode(Uint8Array.from(terminal)).replace(/\n$/, '');
+  return { exitCode, files: out, output: [shown, ...output].filter(Boolean).join('\n') };
 }
 
 // ---------------------------------------------------------------- the job
@@ -252,18 +283,19 @@ export async function runPdftex(job: PdftexJob): Promise<PdftexResult> {
   const main = checkedJobPath(job.main);
   const jobname = path.posix.basename(main).replace(/\.tex$/i, '');
   const enc = new TextEncoder();
-  let files: FileMap = new Map();
+  const inputs: FileMap = new Map();
   for (const [name, data] of Object.entries(job.files)) {
-    files.set(checkedJobPath(name), typeof data === 'string' ? enc.encode(data) : data);
+    inputs.set(checkedJobPath(name), typeof data === 'string' ? enc.encode(data) : data);
   }
-  if (!files.has(main)) throw new Error(`runPdftex: main file ${main} is not among the files`);
+  if (!inputs.has(main)) throw new Error(`runPdftex: main file ${main} is not among the files`);
   const maxRuns = Math.max(1, Math.floor(job.maxRuns));
 
+  let files: FileMap = inputs;
   let runs = 0;
   let last: RunOutcome = { exitCode: -1, files, output: '' };
   while (runs < maxRuns) {
     const before = rerunState(files);
-    last = await runOnce(job, files, jobname, main);
+    last = await runOnce(job, nextRunFiles(inputs, files), jobname, main);
     runs++;
     files = last.files;
     if (last.exitCode !== 0) break;

@@ -7,16 +7,22 @@ import vm from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 
 import type { JobFailure, WorkerMessage } from '../worker-pool.js';
+import { findActiveContent } from './pdf-safety.js';
 import { runPdftex } from './pdftex-run.js';
 
 interface TexWorkerData {
   texDir: string;
   module: WebAssembly.Module;
   maxRuns: number;
+  /** Moved on every bit of pdfTeX output; the pool ends a job that leaves it still (see RST2_PDF_STALL_MS). */
+  progress: Int32Array;
 }
 
 const data = workerData as TexWorkerData;
 const port = parentPort!;
+const onProgress = (): void => {
+  Atomics.add(data.progress, 0, 1);
+};
 
 /** The lines of a TeX log that say what went wrong: each `!` error with its context. */
 export function relevantLogLines(log: string, max = 20): string {
@@ -34,8 +40,12 @@ export function relevantLogLines(log: string, max = 20): string {
 }
 
 async function compile(latex: string): Promise<{ ok: true; pdf: Uint8Array } | { ok: false; error: JobFailure }> {
-  const result = await runPdftex({ module: data.module, texDir: data.texDir, files: { 'document.tex': latex }, main: 'document.tex', maxRuns: data.maxRuns });
-  if (result.pdf && result.exitCode === 0) return { ok: true, pdf: result.pdf };
+  const result = await runPdftex({ module: data.module, texDir: data.texDir, files: { 'document.tex': latex }, main: 'document.tex', maxRuns: data.maxRuns, onProgress });
+  if (result.pdf && result.exitCode === 0) {
+    const found = findActiveContent(result.pdf);
+    if (found.length === 0) return { ok: true, pdf: result.pdf };
+    return { ok: false, error: unsafePdf(found) };
+  }
   const excerpt = relevantLogLines(result.log);
   return {
     ok: false,
@@ -45,6 +55,17 @@ async function compile(latex: string): Promise<{ ok: true; pdf: Uint8Array } | {
       message: `LaTeX could not typeset this document${excerpt ? `:\n${excerpt}` : ` (pdfTeX exit code ${result.exitCode}).`}`,
       detail: result.log.slice(-4000),
     },
+  };
+}
+
+/** Checked here, in the worker, so every PDF is checked (HTTP, CLI, /health) and off the main thread. */
+function unsafePdf(found: string[]): JobFailure {
+  const shown = found.slice(0, 5).join('; ');
+  return {
+    status: 422,
+    code: 'pdf_unsafe',
+    message: `The PDF made from this document would carry active content, so it is not served: ${shown}${found.length > 5 ? `; and ${found.length - 5} more` : ''}.`,
+    detail: `active content in a PDF: ${found.join('; ')}`,
   };
 }
 

@@ -1,0 +1,77 @@
+"""Dialects: which roles, directives and settings a document is written for.
+
+``docutils`` is plain docutils (rst2's behaviour before dialects existed);
+``sphinx`` knows Sphinx's standard roles and directives without a Sphinx
+project; ``pypi`` renders and checks as PyPI does with readme_renderer.
+
+docutils keeps its roles and directives in module-level tables, so a dialect
+installs its own only for the duration of one publish call and puts the
+tables back afterwards: a docutils render right after a Sphinx one sees
+exactly what it saw before. (Each Pyodide worker runs one job at a time, so
+nothing else can observe the swap.)
+"""
+
+import contextlib
+
+from docutils.parsers.rst import directives as _directives
+from docutils.parsers.rst import roles as _roles
+
+from ..messages import collect
+
+NAMES = ("docutils", "sphinx", "pypi")
+
+
+class Dialect:
+    """Plain docutils; subclasses add roles, directives, transforms, settings."""
+
+    name = "docutils"
+    #: Role name -> role function, directive name -> Directive class.
+    roles = {}
+    directives = {}
+    #: Extra transforms for the reader (classes).
+    transforms = ()
+
+    def settings(self, writer_name):
+        """docutils settings this dialect needs for one writer (merged over the caller's)."""
+        return {}
+
+    def prepare_writer(self, writer):
+        """A chance to adjust the writer instance (e.g. its translator class)."""
+
+    @contextlib.contextmanager
+    def active(self):
+        if not self.roles and not self.directives:
+            yield
+            return
+        saved_roles = dict(_roles._roles)
+        saved_directives = dict(_directives._directives)
+        _roles._roles.update(self.roles)
+        _directives._directives.update(self.directives)
+        try:
+            yield
+        finally:
+            _roles._roles.clear()
+            _roles._roles.update(saved_roles)
+            _directives._directives.clear()
+            _directives._directives.update(saved_directives)
+
+    # The operations; a dialect may replace any of them (pypi does).
+    def check(self, source):
+        return collect(source, "null", self)[0]
+
+
+DOCUTILS = Dialect()
+
+
+def get(name):
+    """The dialect called ``name``; ValueError for any other (the HTTP layer validates first)."""
+    if name not in _BY_NAME:
+        raise ValueError("unknown dialect %r; choose one of %s" % (name, ", ".join(NAMES)))
+    return _BY_NAME[name]
+
+
+# Imported last: both build on Dialect above.
+from .pypi import PYPI  # noqa: E402
+from .sphinx import SPHINX  # noqa: E402
+
+_BY_NAME = {"docutils": DOCUTILS, "sphinx": SPHINX, "pypi": PYPI}

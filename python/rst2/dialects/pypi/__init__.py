@@ -1,0 +1,109 @@
+"""The ``pypi`` dialect: a package description as PyPI renders and judges it.
+
+PyPI renders a text/x-rst description with readme_renderer, which runs
+docutils with its own settings and ``halt_level`` 2: the first warning makes
+the whole description fail, and ``twine check`` shows only that first one.
+Here docutils runs with the same settings but does not halt, so ``check``
+lists every problem that would make PyPI refuse the description; ``html``
+gives what PyPI would show (its allow-list applied), or refuses as PyPI does.
+
+Matched against readme_renderer 44.0 (readme_renderer/rst.py and clean.py);
+its rst.py settings are the same as in 37.3, Debian bookworm's version.
+"""
+
+import html
+
+from docutils.writers import html5_polyglot
+
+from ...errors import DocumentError
+from ...messages import collect
+from .. import Dialect
+from .clean import clean
+
+# readme_renderer's SETTINGS, less what rst2 already enforces for every
+# document (file insertion and raw disabled) and less halt_level 2, which is
+# replaced by collecting every message (see module docstring).
+SETTINGS = {
+    "cloak_email_addresses": True,
+    "doctitle_xform": True,
+    "sectsubtitle_xform": True,
+    "initial_header_level": 2,
+    "math_output": "MathJax /dummy.js",
+    "report_level": 5,
+    "smart_quotes": True,
+    "strip_comments": True,
+    "syntax_highlight": "short",
+    "field_name_limit": 0,
+}
+
+# readme_renderer's own message when docutils produced no body at all (e.g. a
+# README that is only a title, which docutils makes the document title).
+NO_CONTENT = "No content rendered from RST source."
+
+
+class ReadmeTranslator(html5_polyglot.HTMLTranslator):
+    """readme_renderer's translator: SVG images as <img>, width and height kept."""
+
+    object_image_types = {}
+
+    def emptytag(self, node, tagname, suffix="\n", **attributes):
+        if tagname == "img":
+            for name in ("width", "height"):
+                if name in node:
+                    attributes[name] = node[name]
+        return super().emptytag(node, tagname, suffix, **attributes)
+
+
+class PypiDialect(Dialect):
+    name = "pypi"
+
+    def settings(self, writer_name):
+        return dict(SETTINGS)
+
+    def prepare_writer(self, writer):
+        if isinstance(writer, html5_polyglot.Writer):
+            writer.translator_class = ReadmeTranslator
+
+    def check(self, source):
+        # The HTML writer runs too: PyPI's render fails on its messages as well.
+        items, parts, _ = collect(source, "html5", self, stylesheet_path=[], stylesheet_dirs=[], embed_stylesheet=False)
+        return items + _no_content(parts)
+
+    def refuse_if_rejected(self, items):
+        if items:
+            first = items[0]
+            where = "line %s" % first["line"] if first["line"] else "no line"
+            raise DocumentError(
+                "pypi_refused",
+                "PyPI would refuse this description: %d problem%s, the first (%s): %s "
+                "The check operation with dialect=pypi lists them all."
+                % (len(items), "" if len(items) == 1 else "s", where, first["message"]),
+            )
+
+    def render_html(self, source, stylesheets):
+        """The description as PyPI shows it, in a page with rst2's stylesheet."""
+        items, parts, document = collect(source, "html5", self, stylesheet_path=stylesheets, stylesheet_dirs=[], embed_stylesheet=True)
+        self.refuse_if_rejected(items + _no_content(parts))
+        title = document.get("title") or ""
+        page = (
+            '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8" />\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1" />\n'
+            "<title>%s</title>\n%s</head>\n<body>\n%s\n</body>\n</html>\n"
+            % (html.escape(title or "PyPI description"), parts["stylesheet"], clean(_description(parts)))
+        )
+        return {"html": page, "title": title}
+
+
+def _description(parts):
+    # What readme_renderer keeps: the docinfo and the body. The document
+    # title and subtitle are not part of a description on PyPI.
+    return parts.get("docinfo", "") + parts.get("fragment", "")
+
+
+def _no_content(parts):
+    if _description(parts):
+        return []
+    return [{"message": NO_CONTENT, "type": "error", "line": None, "context": ""}]
+
+
+PYPI = PypiDialect()

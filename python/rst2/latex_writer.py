@@ -1,0 +1,151 @@
+"""docutils' LaTeX writer with the policy of latex_safety.py applied.
+
+Used by name (``rst2.latex_writer``) as the writer for PDF renderings.
+docutils 0.19 copies four kinds of document text into the LaTeX without
+escaping; each is handled here:
+
+* math: checked, and shown as its source when it fails (ShowUnsafeMath);
+* link URIs: only http(s)/mailto/#anchor, percent-encoded; other links
+  keep their text and lose the link (visit_reference);
+* ``meta`` fields: escaped like the title, unknown names dropped
+  (visit_meta);
+* class values (e.g. a ``code`` directive's language): normalised to
+  identifiers (NormalizeClasses).
+
+The preamble ends with primitive_lock.tex, which takes the dangerous PDF
+primitives away from the body.
+"""
+
+import os
+
+from docutils import nodes
+from docutils.transforms import Transform
+from docutils.utils.math import unichar2tex
+from docutils.writers import latex2e
+
+from .latex_safety import PDFINFO_KEY, link_target, math_refusal
+
+with open(os.path.join(os.path.dirname(__file__), "primitive_lock.tex"), encoding="utf-8") as _lock_file:
+    PRIMITIVE_LOCK = _lock_file.read()
+
+
+def tex_math(node):
+    """The math code exactly as the writer hands it to pdfTeX."""
+    return node.astext().translate(unichar2tex.uni2tex_table)
+
+
+class ShowUnsafeMath(Transform):
+    """Replaces math that fails the policy by its source, linked to a warning.
+
+    The rest of the document still renders; the warning (collected while
+    transforms run, and placed in docutils' "System Messages" section) says
+    what was refused.
+    """
+
+    # Before universal.Messages (860), which places the warnings.
+    default_priority = 850
+
+    def apply(self):
+        for node in list(self.document.findall(lambda n: isinstance(n, (nodes.math, nodes.math_block)))):
+            if any(isinstance(a, nodes.substitution_definition) for a in _ancestors(node)):
+                continue  # never written; its uses were copied and are checked
+            reason = math_refusal(tex_math(node))
+            if reason is not None:
+                self._replace(node, reason)
+
+    def _replace(self, node, reason):
+        code = node.astext()
+        message = self.document.reporter.warning(
+            "Math not typeset: %s. It is shown as written." % reason, base_node=node
+        )
+        if isinstance(node, nodes.math_block):
+            shown = nodes.literal_block(code, code, classes=["math-refused"])
+            shown["ids"] = node["ids"]
+            shown["names"] = node["names"]
+            if not shown["ids"]:
+                self.document.set_id(shown)
+        else:
+            shown = nodes.problematic(code, "", nodes.literal(code, code), refid=self.document.set_id(message))
+            self.document.set_id(shown)
+        message.add_backref(shown["ids"][0])
+        shown.source, shown.line = node.source, node.line
+        node.replace_self(shown)
+
+
+def _ancestors(node):
+    node = node.parent
+    while node is not None:
+        yield node
+        node = node.parent
+
+
+class NormalizeClasses(Transform):
+    """Makes every class value an identifier (letters, digits, hyphens).
+
+    docutils keeps some values as written, such as the language argument of
+    ``code`` or a custom role's ``:language:``, and the writer puts classes
+    into ``\\DUrole{...}`` and ``\\begin{DUclass}{...}`` unescaped.
+    """
+
+    default_priority = 850
+
+    def apply(self):
+        for node in self.document.findall(nodes.Element):
+            if node.get("classes"):
+                node["classes"] = [c for c in (nodes.make_id(c) for c in node["classes"]) if c]
+
+
+class SafeLaTeXTranslator(latex2e.LaTeXTranslator):
+    def visit_math(self, node, math_env="$"):
+        # ShowUnsafeMath has replaced what fails; this holds should a later
+        # transform ever make math of its own.
+        if math_refusal(tex_math(node)) is not None:
+            self.out.append("\\texttt{%s}" % self.encode(node.astext()))
+            raise nodes.SkipNode
+        super().visit_math(node, math_env)
+
+    def visit_reference(self, node):
+        if "refuri" not in node:
+            return super().visit_reference(node)
+        href = link_target(node["refuri"])
+        if href is None:
+            # The text stays, in a group that depart_reference closes.
+            self.out.append("{")
+            return None
+        escaped = href.replace("#", "\\#").replace("%", "\\%")
+        if node["refuri"] == node.astext() == href:
+            self.out.append("\\url{%s}" % escaped)
+            raise nodes.SkipNode
+        self.out.append("\\href{%s}{" % escaped)
+        return None
+
+    def visit_meta(self, node):
+        name = node.attributes.get("name")
+        content = node.attributes.get("content")
+        if not name or not content:
+            return
+        value = self.attval(content)
+        if name in ("author", "creator", "keywords", "subject", "title"):
+            self.pdfinfo.append("  pdf%s={%s}," % (name, value))
+        elif name == "producer":
+            self.pdfinfo.append("  addtopdfproducer={%s}," % value)
+        elif PDFINFO_KEY.fullmatch(name):
+            self.pdfinfo.append("  pdfinfo={%s={%s}}," % (name, value))
+
+    def visit_raw(self, node):
+        # raw is disabled in the settings; should a raw node exist anyway,
+        # it never reaches LaTeX.
+        raise nodes.SkipNode
+
+    def depart_document(self, node):
+        super().depart_document(node)
+        self.pdfsetup.append(PRIMITIVE_LOCK)
+
+
+class Writer(latex2e.Writer):
+    def __init__(self):
+        super().__init__()
+        self.translator_class = SafeLaTeXTranslator
+
+    def get_transforms(self):
+        return super().get_transforms() + [ShowUnsafeMath, NormalizeClasses]

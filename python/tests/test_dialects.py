@@ -1,0 +1,227 @@
+import json
+import os
+import re
+import unittest
+
+from rst2 import api
+from rst2.check import check
+from rst2.dialects import get
+from rst2.dialects.pypi.clean import ALLOWED_ATTRIBUTES, ALLOWED_TAGS, clean
+from rst2.errors import DocumentError
+from rst2.render import render_html, render_latex
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+with open(os.path.join(HERE, "fixtures", "sphinx_page.rst"), encoding="utf-8") as _file:
+    SPHINX_PAGE = _file.read()
+
+# Three real mistakes: an option toctree does not have, a bullet list that
+# ends without a blank line, a reference to a target that does not exist.
+MISTAKES = (
+    (".. toctree::\n", ".. toctree::\n   :depth: 2\n"),
+    (".. centered:: SPAM", "* one\n* two\nthree\n\n.. centered:: SPAM"),
+    ("Makes :class:`Spam`.", "Makes :class:`Spam` from nowhere_."),
+)
+
+
+def body(page):
+    return page[page.index("<body") : page.index("</body>")]
+
+
+class SphinxCheckTest(unittest.TestCase):
+    def test_every_standard_role_and_directive_is_known(self):
+        self.assertEqual(check(SPHINX_PAGE, "sphinx"), [])
+
+    def test_plain_docutils_reports_them(self):
+        messages = [item["message"] for item in check(SPHINX_PAGE)]
+        self.assertIn('Unknown interpreted text role "ref".', messages)
+        self.assertIn('Unknown directive type "toctree".', messages)
+
+    def test_real_mistakes_are_still_reported(self):
+        source = SPHINX_PAGE
+        for before, after in MISTAKES:
+            self.assertIn(before, source)
+            source = source.replace(before, after, 1)
+        lines = source.splitlines()
+        found = check(source, "sphinx")
+        self.assertEqual(len(found), 3, found)
+
+        def one(start):
+            (item,) = [item for item in found if item["message"].startswith(start)]
+            return item
+
+        toctree = one('Error in "toctree" directive')
+        self.assertIn('unknown option: "depth"', toctree["message"])
+        self.assertEqual(lines[toctree["line"] - 1], ".. toctree::")
+        self.assertEqual(lines[one("Bullet list ends without a blank line")["line"] - 1], "three")
+        self.assertIn("nowhere_", lines[one('Unknown target name: "nowhere".')["line"] - 1])
+
+    def test_wrong_arguments_are_reported_as_sphinx_would(self):
+        for source, expected in (
+            (".. versionadded::\n", "1 argument(s) required, 0 supplied"),
+            (".. autofunction:: f\n   :members:\n", 'unknown option: "members"'),
+            (".. hlist::\n\n   Not a list.\n", ".. hlist content is not a list"),
+            (":pep:`eight`\n", "invalid PEP number eight"),
+            (".. code-block:: python\n   :emphasize-lines: 5\n\n   x = 1\n", "line number spec is out of range(1-1)"),
+            (".. glossary::\n\n   term\n\n   other\n      Definition.\n", "glossary terms must not be separated by empty lines"),
+        ):
+            messages = " | ".join(item["message"] for item in check(source, "sphinx"))
+            self.assertIn(expected, messages, source)
+
+    def test_docutils_tables_are_restored_after_a_sphinx_document(self):
+        render_html(SPHINX_PAGE, dialect="sphinx")
+        self.assertEqual([i["message"] for i in check(":ref:`x`\n")], ['Unknown interpreted text role "ref".'])
+        # ``class`` is Python's class in Sphinx, docutils' own directive otherwise.
+        html = render_html(".. class:: special\n\nText.\n")["html"]
+        self.assertIn('<p class="special">Text.</p>', html)
+        self.assertNotIn("object-description", html)
+
+
+class SphinxHtmlTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.html = body(render_html(SPHINX_PAGE, dialect="sphinx")["html"])
+
+    def test_version_notes_as_sphinx_words_them(self):
+        self.assertIn("Added in version 3.2.", self.html)
+        self.assertRegex(self.html, r"Changed in version 3\.3: </span>The size may be zero\.")
+        self.assertIn("Deprecated since version 3.4: ", self.html)
+
+    def test_references_link_within_the_document_or_stay_text(self):
+        self.assertRegex(self.html, r'<a [^>]*href="#intro"><span [^>]*>Sphinx page</span></a>')
+        self.assertRegex(self.html, r'<a [^>]*href="#api"><span [^>]*>the API</span></a>')
+        self.assertRegex(self.html, r'<span class="xref std std-ref">elsewhere</span>')
+        self.assertRegex(self.html, r'<span class="xref std std-doc">install</span>')
+        self.assertRegex(self.html, r'href="#term-spam-can"')
+        self.assertRegex(self.html, r'href="#fig-spam"><span [^>]*>Fig\. 1</span>')
+
+    def test_api_roles_are_literals_linked_to_their_description(self):
+        self.assertRegex(self.html, r'<a [^>]*href="#spam\.make"><span class="xref py py-func docutils literal">make\(\)</span></a>')
+        self.assertRegex(self.html, r'<span class="xref py py-mod docutils literal">os\.path</span>')
+        self.assertRegex(self.html, r'<dt id="spam\.Spam\.eat">')
+        self.assertRegex(self.html, r'<span class="xref py py-meth docutils literal">noref\(\)</span>')
+
+    def test_toctree_is_a_list_of_its_entries(self):
+        toctree = re.search(r'<ul class="toctree[^"]*">(.*?)</ul>', self.html, re.S).group(1)
+        self.assertEqual(re.findall(r'toctree-entry">([^<]*)<', toctree), ["install", "Usage"])
+        self.assertIn('<p class="caption">Contents</p>', self.html)
+
+    def test_autodoc_and_literalinclude_are_placeholders(self):
+        self.assertRegex(self.html, r"autodoc would insert the documentation of the class <span [^>]*>Spam</span>")
+        self.assertRegex(self.html, r"The contents of </em><span [^>]*>example\.py</span>")
+
+    def test_inline_roles(self):
+        self.assertIn("<abbr>LIFO</abbr> (last-in, first-out)", self.html)
+        self.assertIn('<span class="menuselection">Start \N{TRIANGULAR BULLET} Programs</span>', self.html)
+        self.assertIn('href="https://peps.python.org/pep-0008/">PEP 8</a>', self.html)
+        self.assertIn('<span class="guilabel">Cancel</span>', self.html)
+
+    def test_only_follows_the_output(self):
+        self.assertIn("Shown in HTML.", self.html)
+        latex = render_latex(".. only:: html\n\n   Web only.\n\n.. only:: latex\n\n   Print only.\n", {"dialect": "sphinx"})["latex"]
+        self.assertIn("Print only.", latex)
+        self.assertNotIn("Web only.", latex)
+
+    def test_latex_of_the_whole_page(self):
+        latex = render_latex(SPHINX_PAGE.replace(".. figure:: spam.png", ".. rubric:: no images in PDF"), {"dialect": "sphinx"})["latex"]
+        self.assertIn("Added in version 3.2.", latex)
+        self.assertIn("See also", latex)
+
+
+ACCEPTED = "Spam\n====\n\nA *fine* package. Mail spam@example.org.\n\n.. code:: python\n\n   import spam\n\n.. math::\n\n   a^2\n"
+WARNING_ONLY = "Spam package\n=======\n\nThe underline is too short: only a warning.\n"
+ERRORS = "Spam\n====\n\n:ref:`x` and `missing`_.\n\n.. toctree::\n"
+
+
+class PypiTest(unittest.TestCase):
+    def test_an_accepted_description_has_no_problems(self):
+        self.assertEqual(check(ACCEPTED, "pypi"), [])
+
+    def test_a_warning_alone_is_a_refusal(self):
+        items = check(WARNING_ONLY, "pypi")
+        self.assertEqual([(i["type"], i["line"]) for i in items], [("warning", 2)])
+        with self.assertRaises(DocumentError) as raised:
+            render_html(WARNING_ONLY, dialect="pypi")
+        self.assertEqual(raised.exception.code, "pypi_refused")
+        self.assertIn("Title underline too short", raised.exception.message)
+
+    def test_every_problem_is_listed_not_only_the_first(self):
+        messages = [i["message"] for i in check(ERRORS, "pypi")]
+        self.assertEqual(len(messages), 3, messages)
+        self.assertIn('Unknown interpreted text role "ref".', messages)
+        self.assertIn('Unknown directive type "toctree".', messages)
+        self.assertIn('Unknown target name: "missing".', messages)
+
+    def test_a_title_alone_renders_nothing(self):
+        # docutils makes a lone title the document title, which PyPI does not show.
+        self.assertEqual([i["message"] for i in check("Spam\n====\n", "pypi")], ["No content rendered from RST source."])
+
+    def test_readme_renderer_settings(self):
+        page = render_html(ACCEPTED + "\nSub\n---\n\nMore \"quoted\" text...\n\n.. a comment\n", dialect="pypi")
+        html = body(page["html"])
+        self.assertEqual(page["title"], "Spam")
+        self.assertNotIn("<h1", html)  # the title is not part of the description
+        self.assertIn("<h2", html)  # initial_header_level 2
+        self.assertNotIn("spam@example.org", html)  # cloaked
+        self.assertIn("\N{LEFT DOUBLE QUOTATION MARK}quoted\N{RIGHT DOUBLE QUOTATION MARK} text\N{HORIZONTAL ELLIPSIS}", html)
+        self.assertNotIn("a comment", html)
+        self.assertIn('<div class="math">\n\\begin{equation*}', html)  # MathJax-style math
+        self.assertIn('<span class="kn">import</span>', html)
+
+    def test_html_stays_inside_the_allow_list(self):
+        source = ACCEPTED + (
+            "\n.. image:: https://example.org/a.svg\n   :width: 20\n\n"
+            "+---+---+\n| a | b |\n+---+---+\n\n:Field: value\n\n.. note:: Note.\n\nTerm\n   Definition.\n\n"
+            "A footnote [#]_ and `link <https://example.org>`_.\n\n.. [#] Foot.\n\n.. contents::\n"
+        )
+        html = body(render_html(source, dialect="pypi")["html"])[len("<body>") :]
+        for tag, attributes in re.findall(r"<([a-zA-Z][\w-]*)([^>]*)>", html):
+            self.assertIn(tag, ALLOWED_TAGS)
+            # rel="nofollow" is not in the list: the cleaner adds it to every link.
+            for name in re.findall(r'([\w-]+)="', attributes):
+                allowed = ALLOWED_ATTRIBUTES["*"] | ALLOWED_ATTRIBUTES.get(tag, frozenset()) | ({"rel"} if tag == "a" else set())
+                self.assertIn(name, allowed, (tag, name))
+        self.assertRegex(html, r'<img [^>]*src="https://example.org/a.svg"[^>]* width="20">')
+        self.assertIn('href="https://example.org" rel="nofollow"', html)
+
+    def test_pdf_refuses_what_pypi_refuses(self):
+        with self.assertRaises(DocumentError) as raised:
+            render_latex(WARNING_ONLY, {"dialect": "pypi"})
+        self.assertEqual(raised.exception.code, "pypi_refused")
+        self.assertIn("\\section", render_latex(ACCEPTED.replace(".. math::\n\n   a^2\n", "") + "\nSub\n---\n\nx\n", {"dialect": "pypi"})["latex"])
+
+    def test_refusal_crosses_the_api(self):
+        out = json.loads(api.handle("html", WARNING_ONLY, json.dumps({"dialect": "pypi"})))
+        self.assertEqual((out["ok"], out["code"]), (False, "pypi_refused"))
+
+
+class CleanTest(unittest.TestCase):
+    def test_tags_outside_the_list_go_their_text_stays(self):
+        self.assertEqual(clean("<p>a <blink>b</blink> <object data=x>c</object></p>"), "<p>a b c</p>")
+
+    def test_script_and_style_go_with_their_content(self):
+        self.assertEqual(clean("<p>a<script>alert(1)</script><style>p{}</style>b</p>"), "<p>ab</p>")
+
+    def test_attributes_outside_the_list_go(self):
+        self.assertEqual(clean('<p class="x" style="y" onclick="z" id="i">t</p>'), '<p class="x" id="i">t</p>')
+        self.assertEqual(clean('<table class="docutils" border="1"><tr><td colspan="2">x</td></tr></table>'), '<table><tr><td colspan="2">x</td></tr></table>')
+
+    def test_urls_keep_only_allowed_schemes(self):
+        self.assertEqual(clean('<a href="javascript:alert(1)">x</a>'), '<a rel="nofollow">x</a>')
+        self.assertEqual(clean('<a href="java\tscript:x">x</a>'), '<a rel="nofollow">x</a>')
+        self.assertEqual(clean('<a href="#top" rel="me">x</a>'), '<a href="#top" rel="nofollow">x</a>')
+        self.assertEqual(clean('<img src="data:image/png;base64,AA" alt="a">'), '<img alt="a">')
+        self.assertEqual(clean('<a href="mailto:a@b.c">m</a>'), '<a href="mailto:a@b.c" rel="nofollow">m</a>')
+
+    def test_text_is_escaped_and_comments_dropped(self):
+        self.assertEqual(clean("<p>&lt;b&gt; &amp; <!-- secret --></p>"), "<p>&lt;b&gt; &amp; </p>")
+
+
+class DialectNamesTest(unittest.TestCase):
+    def test_unknown_dialect(self):
+        with self.assertRaises(ValueError):
+            get("markdown")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,244 @@
+/**
+ * Script injection through the HTML output (math, meta, images, every
+ * writer path): each payload is rendered by the real server, then
+ *
+ * - parsed the way a browser parses it (parse5) and searched for anything
+ *   active, and
+ * - saved to a file and opened with file:// in Chromium, where no CSP
+ *   header protects it (what `curl -o page.html` or an embedding client
+ *   gets), with every way a payload could announce itself watched.
+ *
+ * Also: ordinary math renders as native MathML, and docutils' standard
+ * substitution sets can be included while file insertion stays off.
+ */
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+
+import { projectRoot } from '../src/paths.js';
+import type { RunningServer } from '../src/server.js';
+import { activeContent, schemeOf } from './support/active-content.js';
+import { launchChromium, SCREENSHOTS, skipWithoutChromium } from './support/chromium.js';
+import { INJECTION_CASES } from './support/injection-cases.js';
+import { api, form, server } from './support/server.js';
+
+const SAVED = path.join(projectRoot, 'test-output', 'injection');
+
+async function renderHtml(s: RunningServer, rst: string): Promise<string> {
+  const res = await api(s, '/1.0/rst2/html', form({ rst }));
+  expect(res.status, await res.clone().text()).to.equal(200);
+  return res.text();
+}
+
+function fileName(name: string): string {
+  return `${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.html`;
+}
+
+describe('HTML output carries no active content', () => {
+  let s: RunningServer;
+  before(async () => {
+    s = await server();
+  });
+
+  it('the checker finds what a browser would run', () => {
+    // The oracle itself: parse5 reads these as a browser does, MathML's
+    // HTML islands (<mtext>) included.
+    const bad: Record<string, string> = {
+      '<script>alert(1)</script>': '<script>',
+      '<a href=" java\tscript:alert(1)">x</a>': 'href=',
+      '<p><img src=x onerror=alert(1)></p>': 'onerror on <img>',
+      '<math><mtext><img src=x onerror=alert(1)></mtext></math>': 'onerror on <img>',
+      '<meta http-equiv="refresh" content="0;url=x">': 'http-equiv on <meta>',
+      '<span style="background:url(javascript:x)">x</span>': 'style on <span>',
+    };
+    for (const [html, expected] of Object.entries(bad)) {
+      expect(activeContent(`<!DOCTYPE html><html><head></head><body>${html}</body></html>`).join(' '), html).to.include(expected);
+    }
+    expect(schemeOf('\u0001 JaVa\tScRiPt:x')).to.equal('javascript');
+  });
+
+  for (const { name, rst } of INJECTION_CASES) {
+    it(`${name}: rendered, nothing active`, async () => {
+      const html = await renderHtml(s, rst);
+      expect(html).to.match(/^<!DOCTYPE html>/).and.include('<main');
+      expect(activeContent(html)).to.deep.equal([]);
+    });
+  }
+
+  it('math is written as MathML, and an unconvertible formula as a visible message', async () => {
+    const html = await renderHtml(s, 'Inline :math:`\\frac{a}{b}`.\n\n.. math::\n\n   \\sum_{i=1}^n i\n\nBad :math:`\\href{javascript:alert(1)}{x}`.\n');
+    expect(html).to.include('<math xmlns="http://www.w3.org/1998/Math/MathML">').and.include('<mfrac>');
+    expect(html).to.include('<math xmlns="http://www.w3.org/1998/Math/MathML" display="block">').and.include('<munderover>');
+    expect(html).to.include('Unknown LaTeX command: href').and.include('\\href{javascript:alert(1)}{x}');
+  });
+
+  it('.. meta:: keeps name, property, content, lang, dir and scheme only', async () => {
+    const html = await renderHtml(s, '.. meta::\n   :keywords lang=en dir=ltr: a, b\n   :property=og:title: Open\n   :description a><script>alert(1)</script><x=y: d\n   :http-equiv=refresh: 0\n\nx\n');
+    const metas = html.match(/<meta [^>]*>/g)!.filter((m) => !/charset|viewport|generator/.test(m));
+    expect(metas).to.deep.equal([
+      '<meta content="a, b" dir="ltr" lang="en" name="keywords" xml:lang="en" />',
+      '<meta content="Open" property="og:title" />',
+      '<meta content="d" name="description" />',
+    ]);
+  });
+
+  it("docutils' standard substitution sets can be included; other files stay refused", async () => {
+    const html = await renderHtml(s, '.. include:: <isonum.txt>\n.. include:: <isogrk1.txt>\n\n|frac12| |copy| |agr|\n');
+    expect(html).to.include('<p>½ © α</p>').and.not.include('class="system-message"');
+    for (const target of ['/etc/passwd', '../etc/passwd', '<../../../../etc/passwd>', '<README.txt>', 'isonum.txt']) {
+      const refused = await renderHtml(s, `.. include:: ${target}\n`);
+      expect(refused, target).to.include('&quot;include&quot; directive disabled.').and.not.include('root:');
+    }
+  });
+});
+
+describe('HTML injection payloads saved to a file and opened in Chromium', function () {
+  let s: RunningServer;
+  let browser: Browser | undefined;
+  let context: BrowserContext;
+  /** Everything that shows a payload ran: alert() and friends, dialogs, errors, requests, navigations. */
+  let signs: string[];
+
+  before(async function () {
+    skipWithoutChromium(this);
+    s = await server();
+    fs.mkdirSync(SAVED, { recursive: true });
+    browser = await launchChromium();
+  });
+
+  after(async () => {
+    await browser?.close();
+  });
+
+  beforeEach(async () => {
+    signs = [];
+    context = await browser!.newContext({ viewport: { width: 1000, height: 800 } });
+    await context.exposeBinding('__rst2ScriptRan', (_source, what: string) => {
+      signs.push(`script ran: ${what}`);
+    });
+    // Before any of the page's own script could run: the payloads' alert()
+    // and its relatives report instead of opening a dialog.
+    await context.addInitScript(() => {
+      const report = (window as unknown as { __rst2ScriptRan: (what: string) => void }).__rst2ScriptRan;
+      const global = window as unknown as Record<string, unknown>;
+      for (const name of ['alert', 'confirm', 'prompt', 'print']) {
+        global[name] = (...args: unknown[]) => report(`${name}(${args.map(String).join(', ')})`);
+      }
+    });
+    // Nothing leaves the file: any other request is refused and counted.
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith('file:')) return route.continue();
+      signs.push(`request: ${url}`);
+      return route.abort();
+    });
+  });
+
+  afterEach(async () => {
+    await context.close();
+  });
+
+  async function open(file: string): Promise<Page> {
+    const page = await context.newPage();
+    page.on('dialog', (dialog) => {
+      signs.push(`dialog: ${dialog.message()}`);
+      void dialog.dismiss();
+    });
+    page.on('pageerror', (error) => signs.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      // Chromium's own note for the payloads' missing images (src=x).
+      if (!message.text().startsWith('Failed to load resource')) signs.push(`console: ${message.text()}`);
+    });
+    const url = pathToFileURL(file).href;
+    await page.goto(url, { waitUntil: 'load' });
+    page.on('framenavigated', (frame) => signs.push(`navigated: ${frame.url()}`));
+    return page;
+  }
+
+  for (const { name, rst } of INJECTION_CASES) {
+    it(`${name}: no script runs`, async () => {
+      const file = path.join(SAVED, fileName(name));
+      fs.writeFileSync(file, await renderHtml(s, rst));
+      const page = await open(file);
+      // Payloads that wait for the reader: hover, focus and click every
+      // element (links are checked by their scheme instead of followed).
+      const live = await page.evaluate(() => {
+        const found: string[] = [];
+        for (const element of Array.from(document.querySelectorAll('*'))) {
+          for (const attr of Array.from(element.attributes)) {
+            if (attr.name.startsWith('on')) found.push(`${attr.name} on ${element.tagName}`);
+          }
+          if (element instanceof HTMLAnchorElement && element.hasAttribute('href') && /^(javascript|vbscript|data):$/.test(element.protocol)) found.push(`link ${element.href.slice(0, 40)}`);
+          if (!(element instanceof HTMLAnchorElement)) {
+            for (const type of ['mouseover', 'mouseenter', 'focus', 'click']) element.dispatchEvent(new Event(type, { bubbles: true }));
+          }
+        }
+        for (const selector of ['script', 'iframe', 'object', 'embed', 'base', 'form', 'link', 'meta[http-equiv]', 'svg']) {
+          if (document.querySelector(selector)) found.push(selector);
+        }
+        return found;
+      });
+      // A refresh <meta> would navigate right after load; give it the chance.
+      await page.waitForTimeout(300);
+      expect({ ran: signs, activeMarkup: live }).to.deep.equal({ ran: [], activeMarkup: [] });
+      expect(page.url()).to.equal(pathToFileURL(file).href);
+    });
+  }
+
+  it('a payload that does run is noticed (the watch works)', async () => {
+    const file = path.join(SAVED, 'watch-self-test.html');
+    fs.writeFileSync(file, '<!DOCTYPE html><html><head><title>t</title></head><body><img src="x" onerror="alert(7)"><p onmouseover="confirm(8)">p</p></body></html>');
+    const page = await open(file);
+    await page.locator('p').dispatchEvent('mouseover');
+    expect(signs).to.include('script ran: alert(7)').and.include('script ran: confirm(8)');
+  });
+
+  it('ordinary math renders as MathML: fractions stacked, scripts raised and lowered, limits above and below', async () => {
+    const rst = [
+      'Maths',
+      '=====',
+      '',
+      'Inline: :math:`\\frac{a+b}{c}`, :math:`x_i^2 + y^{n}`, :math:`\\alpha\\beta\\gamma\\,\\Omega`.',
+      '',
+      '.. math::',
+      '',
+      '   \\sum_{i=1}^{n} i = \\frac{n(n+1)}{2}',
+      '',
+      '.. math::',
+      '',
+      '   e^{i\\pi} + 1 = 0, \\quad \\int_0^\\infty e^{-x^2}\\,dx = \\frac{\\sqrt{\\pi}}{2}',
+      '',
+    ].join('\n');
+    const file = path.join(SAVED, 'mathml.html');
+    fs.writeFileSync(file, await renderHtml(s, rst));
+    const page = await open(file);
+    const layout = await page.evaluate(() => {
+      const box = (el: Element | null | undefined) => el!.getBoundingClientRect();
+      const maths = Array.from(document.querySelectorAll('math'));
+      const frac = document.querySelector('mfrac')!;
+      const sup = document.querySelector('msup, msubsup')!;
+      const sum = document.querySelector('munderover')!;
+      return {
+        displays: maths.map((m) => getComputedStyle(m).display),
+        text: maths.map((m) => m.textContent).join(' '),
+        fraction: { numeratorBottom: box(frac.children[0]).bottom, denominatorTop: box(frac.children[1]).top },
+        scripts: { base: box(sup.children[0]), lower: box(sup.children[1]), upper: box(sup.children[sup.children.length - 1]) },
+        sum: { operator: box(sum.children[0]), under: box(sum.children[1]), over: box(sum.children[2]) },
+      };
+    });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'mathml.png'), fullPage: true });
+    // Native MathML layout (Chromium's MathML Core: display "math", i.e.
+    // inline math, and "block math"), not text in a row.
+    expect(layout.displays).to.deep.equal(['math', 'math', 'math', 'block math', 'block math']);
+    expect(layout.text).to.include('α').and.include('β').and.include('Ω').and.include('∑').and.include('∫');
+    expect(layout.fraction.numeratorBottom).to.be.at.most(layout.fraction.denominatorTop);
+    expect(layout.scripts.upper.top).to.be.below(layout.scripts.base.top);
+    expect(layout.scripts.lower.bottom).to.be.above(layout.scripts.base.bottom);
+    expect(layout.sum.under.top).to.be.at.least(layout.sum.operator.bottom - 1);
+    expect(layout.sum.over.bottom).to.be.at.most(layout.sum.operator.top + 1);
+    expect(signs).to.deep.equal([]);
+  });
+});

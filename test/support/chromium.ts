@@ -1,0 +1,27 @@
+/** Debian's Chromium driven by playwright-core, as the browser tests use it. */
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { chromium, type Browser } from 'playwright-core';
+
+import { projectRoot } from '../../src/paths.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const SCREENSHOTS = path.join(projectRoot, 'test-output', 'screenshots');
+/** For a suite's before(): skips the suite, saying why, where Chromium is not installed. */
+export function skipWithoutChromium(suite: Mocha.Context): void {
+  if (fs.existsSync(CHROMIUM)) return;
+  console.log(`      skipped: no Chromium at ${CHROMIUM} (scripts/setup-chromium.mjs installs Debian's chromium as root)`);
+  suite.skip();
+}
+
+/** A headless browser that talks to nothing but what a test opens. */
+export function launchChromium(): Promise<Browser> {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  // playwright starts the browser on a fresh temporary profile of its own.
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+}
