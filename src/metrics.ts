@@ -71,6 +71,16 @@ export class Metrics {
         for (const e of engines) { const s = e.stats(); if (s) this.inc({ engine: e.name }, s.restarts); }
       },
     });
+    new Counter({
+      name: 'rst2_engine_worker_recycled_total',
+      help: 'Workers replaced because their heap passed RST2_WORKER_HEAP_BUDGET_BYTES after a job (not failures), by engine.',
+      labelNames: ['engine'],
+      registers,
+      collect() {
+        this.reset();
+        for (const e of engines) { const s = e.stats(); if (s) this.inc({ engine: e.name }, s.recycled); }
+      },
+    });
   }
 
   observeRequest(route: string, method: string, status: number, operation: string, seconds: number): void {
