@@ -296,8 +296,12 @@ function errorDetails(): Record<string, JsonSchema> {
 
 const POOL_STATS: JsonSchema = {
   type: 'object',
-  required: ['size', 'ready', 'busy', 'starting', 'queued', 'restarts'],
-  properties: Object.fromEntries(['size', 'ready', 'busy', 'starting', 'queued', 'restarts'].map((n) => [n, { type: 'integer', minimum: 0 } satisfies JsonSchema])),
+  required: ['size', 'ready', 'busy', 'starting', 'queued', 'restarts', 'recycled'],
+  properties: {
+    ...Object.fromEntries(['size', 'ready', 'busy', 'starting', 'queued'].map((n) => [n, { type: 'integer', minimum: 0 } satisfies JsonSchema])),
+    restarts: { type: 'integer', minimum: 0, description: 'Workers replaced after a crash, a deadline or a failed start.' },
+    recycled: { type: 'integer', minimum: 0, description: 'Workers replaced after a job because their heap passed the budget (`RST2_WORKER_HEAP_BUDGET_BYTES`).' },
+  },
 };
 
 const SCHEMAS: Record<string, JsonSchema> = {

@@ -57,6 +57,7 @@ const PYTHON_ERRORS: readonly ErrorCode[] = [
   Code.render_timeout,
   Code.document_too_deep,
   Code.document_too_large,
+  Code.output_too_large,
   Code.docutils_failed,
   Code.render_failed,
   ...POOL_ERRORS,

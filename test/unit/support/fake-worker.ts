@@ -1,9 +1,10 @@
 /**
  * A worker thread that speaks the pool's protocol (worker-pool.ts) and
  * renders nothing: each job says what to do (answer, wait, fail, crash,
- * spin), so the pool's handling of every case can be seen in milliseconds.
+ * spin, report a heap size), so the pool's handling of every case can be
+ * seen in milliseconds.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, threadId, workerData } from 'node:worker_threads';
 
 import type { WorkerMessage } from '../../../src/engines/worker-pool.js';
 import { Code, type ErrorCode } from '../../../src/errors.js';
@@ -11,6 +12,8 @@ import { Code, type ErrorCode } from '../../../src/errors.js';
 export interface FakeWorkerData {
   /** How the worker starts: ready, reports a failure, or exits. */
   start: 'ready' | 'fail' | 'exit';
+  /** How long the boot takes before the worker says it is ready (or failed). */
+  bootMs?: number;
   /** The pool sets its first Int32 to ask a spinning job to stop. */
   interrupt?: SharedArrayBuffer;
   /** The counter the pool's stall watch reads; `tick` jobs move it. */
@@ -26,7 +29,14 @@ export type FakeJob =
   /** Busy until interrupted (then answers render_timeout), or for ever without an interrupt: no progress. */
   | { do: 'spin' }
   /** Busy for `ms`, moving the progress counter every `every` ms, then answers `value`. */
-  | { do: 'tick'; ms: number; every: number; value: unknown };
+  | { do: 'tick'; ms: number; every: number; value: unknown }
+  /** Answers which thread ran it, after `workMs`, reporting a heap of `heapBytes`. */
+  | { do: 'report'; heapBytes: number; workMs?: number };
+
+/** What a `report` job answers. */
+export interface FakeAnswer {
+  threadId: number;
+}
 
 const data = workerData as FakeWorkerData;
 const port = parentPort!;
@@ -36,9 +46,7 @@ function reply(msg: WorkerMessage): void {
   port.postMessage(msg);
 }
 
-if (data.start === 'exit') process.exit(3);
-if (data.start === 'fail') reply({ type: 'failed', message: 'the fake worker cannot start' });
-else {
+function serve(): void {
   port.on('message', (msg: { type: 'job'; id: number; payload: FakeJob }) => {
     const { id, payload: job } = msg;
     switch (job.do) {
@@ -72,7 +80,22 @@ else {
         }
         return reply({ type: 'done', id, ok: true, value: job.value });
       }
+      case 'report': {
+        const answer = () => reply({ type: 'done', id, ok: true, value: { threadId } satisfies FakeAnswer, heapBytes: job.heapBytes });
+        if (job.workMs) setTimeout(answer, job.workMs);
+        else answer();
+        return;
+      }
     }
   });
   reply({ type: 'ready' });
 }
+
+function boot(): void {
+  if (data.start === 'exit') process.exit(3);
+  if (data.start === 'fail') reply({ type: 'failed', message: 'the fake worker cannot start' });
+  else serve();
+}
+
+if (data.bootMs) setTimeout(boot, data.bootMs);
+else boot();
