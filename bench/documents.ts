@@ -3,6 +3,11 @@ export function smallDocument(): string {
   return documentWithSections(8, 'Small document');
 }
 
+/** The same kind of content over about 10 pages (PDF, article, default style), with its contents topic. */
+export function tenPageDocument(): string {
+  return documentWithSections(19, 'Ten-page document');
+}
+
 /** The same kind of content at about 100 KB (190 sections), for large-document load. */
 export function largeDocument(): string {
   return documentWithSections(190, 'Large document');

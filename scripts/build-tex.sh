@@ -13,9 +13,14 @@
 #   manifest.json   versions, cache key, file sizes
 #
 # Everything is built once per machine in a cache outside the checkout:
-#   ${RST2_CACHE_DIR:-$HOME/.cache/rst2}/tex/<key>
-# where <key> hashes these scripts and the Debian versions of all source and
-# texmf packages; later runs only copy the cached result into wasm/tex.
+#   ${RST2_CACHE_DIR:-$HOME/.cache/rst2}/tex/engine-<engine key>   pdftex.cjs/.wasm
+#   ${RST2_CACHE_DIR:-$HOME/.cache/rst2}/tex/<key>                 the whole result
+# The engine key hashes scripts/tex/build-engine.sh and the versions of the
+# source packages and build tools: the slow compile (minutes) reruns only
+# when those change.  <key> hashes all these scripts and the Debian versions
+# of all source and texmf packages; a change of the texmf tree or the format
+# only redoes those steps.  Later runs only copy the cached result into
+# wasm/tex.
 #
 # Needs Debian 12 (bookworm), root (or sudo) for apt-get, and network access
 # to Debian's apt repositories.  Apt packages it installs when missing:
@@ -47,7 +52,7 @@ TEXMF_DEBS=(tex-common texlive-base texlive-latex-base texlive-latex-recommended
             cm-super-minimal)
 # Only these package directories are taken from texlive-latex-extra (tex/latex/*).
 LATEX_EXTRA_KEEP=(multirow moreverb minitoc docutils enumitem titlesec tabulary
-                  environ trimspaces needspace)
+                  environ trimspaces needspace mylatexformat)
 
 SUDO=()
 if [ "$(id -u)" != 0 ]; then
@@ -110,11 +115,14 @@ for p in "${SRC_PKGS[@]}"; do VERSIONS_TXT+="src $p $(src_versions "$p")"$'\n'; 
 for p in "${TEXMF_DEBS[@]}"; do VERSIONS_TXT+="deb $p $(deb_version "$p")"$'\n'; done
 VERSIONS_TXT+="tool emscripten $(dpkg-query -W -f='${Version}' emscripten)"$'\n'
 VERSIONS_TXT+="tool texlive-binaries $(dpkg-query -W -f='${Version}' texlive-binaries)"$'\n'
+ENGINE_VERSIONS_TXT=$(printf '%s' "$VERSIONS_TXT" | grep -v '^deb ')
 SCRIPT_HASH=$(cat "$HERE/build-tex.sh" $(find "$HERE/tex" -type f | LC_ALL=C sort) | sha256sum | cut -c1-64)
 KEY=$(printf '%s\n%s' "$SCRIPT_HASH" "$VERSIONS_TXT" | sha256sum | cut -c1-16)
+ENGINE_KEY=$(printf '%s\n%s' "$(sha256sum < "$HERE/tex/build-engine.sh")" "$ENGINE_VERSIONS_TXT" | sha256sum | cut -c1-16)
 CDIR="$CACHE_ROOT/$KEY"
 RESULT="$CDIR/result"
-log "cache key $KEY ($CDIR)"
+EDIR="$CACHE_ROOT/engine-$ENGINE_KEY"
+log "cache key $KEY ($CDIR), engine $ENGINE_KEY"
 
 install_result() {
   log "installing into $OUT"
@@ -137,16 +145,9 @@ fi
 rm -rf "$CDIR"
 mkdir -p "$CDIR"
 WORK="$CDIR/work"
-SRC="$WORK/src"
-PFX="$WORK/prefix"
-BLD="$WORK/build"
 LOGS="$CDIR/logs"
-mkdir -p "$SRC" "$PFX" "$BLD" "$LOGS" "$RESULT"
+mkdir -p "$WORK" "$LOGS" "$RESULT"
 printf '%s' "$VERSIONS_TXT" > "$CDIR/versions.txt"
-
-# Debian's emcc: acorn comes from /usr/share/nodejs, and it must use its own cache.
-export NODE_PATH=/usr/share/nodejs
-unset EM_CACHE EMCC_CFLAGS || true
 
 run_logged() { # name cmd...
   local name=$1; shift
@@ -156,73 +157,45 @@ run_logged() { # name cmd...
   fi
 }
 
-fetch_source() { # source package -> unpacked dir name on stdout
-  local pkg=$1 v
-  (cd "$SRC" && apt-get source --download-only "$pkg" >>"$LOGS/sources.log" 2>&1) && return 0
-  # The newest version is sometimes missing from the mirror: try the others.
-  for v in $(apt-cache showsrc "$pkg" | awk '/^Version:/{print $2}' | sort -uVr); do
-    log "  $pkg: retrying with version $v"
-    (cd "$SRC" && apt-get source --download-only "$pkg=$v" >>"$LOGS/sources.log" 2>&1) && return 0
+# A whole build made before the engine had its own cache entry holds the
+# same engine when it was built from the same sources with the same tools:
+# take it instead of compiling again.
+adopt_engine() {
+  local d v
+  for d in "$CACHE_ROOT"/*/; do
+    d=${d%/}
+    [ -f "$d/done" ] && [ -f "$d/versions.txt" ] && [ -f "$d/result/pdftex.wasm" ] || continue
+    [ "$(grep -v '^deb ' "$d/versions.txt")" = "$ENGINE_VERSIONS_TXT" ] || continue
+    v=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).engine.version || "")' "$d/result/manifest.json" 2>/dev/null) || continue
+    [ -n "$v" ] || continue
+    log "engine: adopting the one in $d (same sources and tools)"
+    mkdir -p "$EDIR.tmp"
+    cp "$d/result/pdftex.cjs" "$d/result/pdftex.wasm" "$EDIR.tmp/"
+    echo "$v" > "$EDIR.tmp/pdftex-version"
+    grep '^src ' "$d/built-from.txt" > "$EDIR.tmp/built-from.txt"
+    touch "$EDIR.tmp/done"
+    mv "$EDIR.tmp" "$EDIR"
+    return 0
   done
-  die "could not download the source of $pkg"
+  return 1
 }
 
-log "downloading sources: ${SRC_PKGS[*]}"
-for p in "${SRC_PKGS[@]}"; do
-  fetch_source "$p"
-  dsc=$(ls -t "$SRC/${p}_"*.dsc | head -n 1)
-  (cd "$SRC" && dpkg-source -x "$(basename "$dsc")" >>"$LOGS/sources.log" 2>&1) ||
-    die "dpkg-source -x $dsc failed"
-  echo "src $p $(basename "$dsc" .dsc | sed "s/^${p}_//")" >> "$CDIR/built-from.txt"
-done
-TLSRC=$(ls -d "$SRC"/texlive-bin-*/ | head -n 1); TLSRC=${TLSRC%/}
-ZSRC=$(ls -d "$SRC"/zlib-*/ | head -n 1); ZSRC=${ZSRC%/}
-PNGSRC=$(ls -d "$SRC"/libpng1.6-*/ | head -n 1); PNGSRC=${PNGSRC%/}
-
-log "building zlib with emcc"
-run_logged zlib bash -c "cd '$ZSRC' && emconfigure ./configure --static --prefix='$PFX' &&
-  emmake make -j$JOBS libz.a && emmake make install"
-
-log "building libpng with emcc"
-run_logged libpng bash -c "cd '$PNGSRC' && emconfigure ./configure --host=wasm32-unknown-emscripten \
-  --disable-shared --enable-static --prefix='$PFX' CPPFLAGS=-I'$PFX/include' LDFLAGS=-L'$PFX/lib' &&
-  emmake make -j$JOBS libpng16.la && emmake make install-libLTLIBRARIES install-data-am"
-
-# Only libs/xpdf, texk/kpathsea and texk/web2c are needed for pdfTeX; TeX Live's
-# configure only descends into subdirectories whose configure is executable.
-for d in "$TLSRC"/libs/* "$TLSRC"/texk/* "$TLSRC"/utils/*; do
-  [ -x "$d/configure" ] || continue
-  case "${d#"$TLSRC"/}" in libs/xpdf|texk/kpathsea|texk/web2c) ;; *) chmod -x "$d/configure" ;; esac
-done
-
-log "configuring TeX Live for wasm32-unknown-emscripten (several minutes)"
-run_logged tl-configure bash -c "cd '$BLD' && '$TLSRC/configure' \
-  --host=wasm32-unknown-emscripten --build=x86_64-pc-linux-gnu \
-  --disable-all-pkgs --enable-web2c --enable-pdftex --disable-native-texlive-build \
-  --disable-tex --disable-ptex --disable-eptex --disable-uptex --disable-euptex --disable-aleph \
-  --disable-hitex --disable-luatex --disable-luajittex --disable-luahbtex --disable-luajithbtex \
-  --disable-mp --disable-pmp --disable-upmp --disable-xetex --disable-mf --disable-mflua \
-  --disable-mfluajit --disable-web-progs --disable-synctex --disable-pdftex-synctex \
-  --disable-etex --disable-tex-synctex \
-  --enable-static --disable-shared --with-system-zlib --with-system-libpng \
-  --without-x --disable-multiplatform --disable-linked-scripts --disable-ipc \
-  CC=emcc CXX=em++ AR=emar RANLIB=emranlib BUILDCC=gcc BUILDCXX=g++ BUILDCFLAGS=-O2 \
-  CFLAGS=-O2 CXXFLAGS=-O2 CPPFLAGS=-I'$PFX/include' LDFLAGS=-L'$PFX/lib' \
-  PKG_CONFIG=pkg-config PKG_CONFIG_PATH='$PFX/lib/pkgconfig' PKG_CONFIG_LIBDIR='$PFX/lib/pkgconfig'"
-
-log "compiling pdfTeX (make -j$JOBS, several minutes)"
-run_logged tl-make bash -c "cd '$BLD' && make -j$JOBS"
-
-log "linking pdftex.wasm"
-EMLINK="-L$PFX/lib -O2 -sMODULARIZE=1 -sEXPORT_NAME=createPdftex -sENVIRONMENT=node \
-  -sINVOKE_RUN=0 -sEXIT_RUNTIME=1 -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=134217728 \
-  -sFORCE_FILESYSTEM=1 -lnodefs.js -sNODEJS_CATCH_EXIT=0 -sNODEJS_CATCH_REJECTION=0 \
-  -sEXPORTED_RUNTIME_METHODS=callMain,FS,ENV"
-run_logged pdftex-link bash -c "cd '$BLD/texk/web2c' && rm -f pdftex pdftex.wasm &&
-  make pdftex LDFLAGS='$EMLINK'"
-cp "$BLD/texk/web2c/pdftex" "$RESULT/pdftex.cjs"
-cp "$BLD/texk/web2c/pdftex.wasm" "$RESULT/pdftex.wasm"
-PDFTEX_VERSION=$(sed -n "s/^@d pdftex_version_string=='-\\([0-9.]*\\)'.*/\\1/p" "$TLSRC/texk/web2c/pdftexdir/pdftex.web" | head -n 1)
+if [ -f "$EDIR/done" ] && [ "${RST2_TEX_FORCE:-0}" != 1 ]; then
+  log "engine: using cached build $EDIR"
+elif [ "${RST2_TEX_FORCE:-0}" != 1 ] && adopt_engine; then
+  :
+else
+  rm -rf "$EDIR" "$EDIR.tmp"
+  mkdir -p "$EDIR.tmp"
+  # shellcheck source=tex/build-engine.sh
+  . "$HERE/tex/build-engine.sh"
+  build_engine "$WORK/engine" "$EDIR.tmp"
+  touch "$EDIR.tmp/done"
+  mv "$EDIR.tmp" "$EDIR"
+fi
+cp "$EDIR/pdftex.cjs" "$EDIR/pdftex.wasm" "$RESULT/"
+cp "$EDIR/built-from.txt" "$CDIR/built-from.txt"
+PDFTEX_VERSION=$(cat "$EDIR/pdftex-version")
 
 # ---------------------------------------------------------------- texmf tree
 log "downloading texmf packages: ${TEXMF_DEBS[*]}"
@@ -338,9 +311,15 @@ EOF
 
 rm -rf "$WORK"
 touch "$CDIR/done"
-# keep only this build in the cache
-for d in "$CACHE_ROOT"/*/; do
-  [ "${d%/}" = "$CDIR" ] || { log "removing old cache entry ${d%/}"; rm -rf "${d%/}"; }
-done
+# Keep the three newest results and the two newest engines, so that
+# checkouts of neighbouring versions on one machine do not rebuild each
+# other's; older ones go.
+prune_cache() { # name-regex keep
+  ls -dt "$CACHE_ROOT"/*/ 2>/dev/null | grep -E "/$1/\$" | tail -n +$(( $2 + 1 )) | while read -r d; do
+    log "removing old cache entry ${d%/}"; rm -rf "${d%/}"
+  done
+}
+prune_cache '[0-9a-f]{16}' 3
+prune_cache 'engine-[0-9a-f]{16}' 2
 log "build finished in $(( $(date +%s) - T0 )) s"
 install_result

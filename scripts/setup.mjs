@@ -45,4 +45,25 @@ if (process.env.RST2_SKIP_TEX === '1') {
   process.stderr.write('[setup] RST2_SKIP_TEX=1: not building pdfTeX; PDF requests will answer 503\n');
 } else {
   step('building pdfTeX (WebAssembly) and its texmf tree', 'bash', ['scripts/build-tex.sh']);
+  // After build-tex.sh, which replaces wasm/tex; cached next to its build.
+  step('making the LaTeX formats of the default class and style', process.execPath, [
+    '-e',
+    `(async () => {
+   const { installDefaultFormats } = await import('./dist/src/engines/tex/default-formats.js');
+   const { PythonEngine } = await import('./dist/src/engines/python/engine.js');
+   const { createLogger } = await import('./dist/src/log.js');
+   const { paths } = await import('./dist/src/paths.js');
+   const path = await import('node:path');
+   const os = await import('node:os');
+   const python = new PythonEngine({ workers: 1, queueLimit: 4, timeoutMs: 60000, bundlePath: paths.pythonBundle,
+     pythonSources: paths.pythonSources, stylesDir: paths.styles, log: createLogger('warn') });
+   await python.start();
+   try {
+     const cacheDir = path.join(process.env.RST2_CACHE_DIR || path.join(os.homedir(), '.cache', 'rst2'), 'tex-formats-builtin');
+     await installDefaultFormats({ python, texDir: paths.texDir, cacheDir, say: (m) => console.error('[formats] ' + m) });
+   } finally {
+     await python.close();
+   }
+   })().catch((e) => { console.error(e); process.exit(1); });`,
+  ]);
 }

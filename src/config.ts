@@ -34,6 +34,10 @@ export interface Config {
   /** Link-local and cloud metadata addresses for `uri`; apart from allowPrivateUri, which never opens them. */
   allowLinkLocalUri: boolean;
   dataDir: string;
+  /** Where LaTeX formats for non-default class/style combinations are made and kept. */
+  texFormatDir: string;
+  /** Bound on the bytes of texFormatDir; 0: no formats are made at run time. */
+  texFormatBytes: number;
   cacheBytes: number;
   /** Redis for tokens and the shared render cache; undefined: folder store + memory cache only. */
   redisUrl: string | undefined;
@@ -157,6 +161,9 @@ export function loadConfig(env: Env = process.env): Config {
     allowPrivateUri: flag(env, 'RST2_ALLOW_PRIVATE_URI'),
     allowLinkLocalUri: flag(env, 'RST2_ALLOW_LINK_LOCAL_URI'),
     dataDir: path.resolve(env.RST2_DATA_DIR?.trim() || 'data'),
+    texFormatDir: path.resolve(env.RST2_TEX_FORMAT_DIR?.trim() || path.join(env.RST2_CACHE_DIR?.trim() || path.join(os.homedir(), '.cache', 'rst2'), 'tex-formats')),
+    // About 19 MB a format (kept uncompressed): room for every class and style (18).
+    texFormatBytes: integer(env, 'RST2_TEX_FORMAT_BYTES', 512 * MiB, 0, 64 * 1024 * MiB),
     cacheBytes: integer(env, 'RST2_CACHE_BYTES', 64 * MiB, 0, 64 * 1024 * MiB),
     redisUrl: redisUrl(env, 'REDIS_URL'),
     redisCacheUrl: redisUrl(env, 'RST2_REDIS_CACHE_URL') ?? redisUrl(env, 'REDIS_URL'),

@@ -6,6 +6,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 import type { Rendering, RenderCache } from './cache/render-cache.js';
+import type { TypesetStats } from './engines/tex/pdf-engine.js';
 import type { PoolStats } from './engines/worker-pool.js';
 
 export interface EngineSource {
@@ -20,7 +21,7 @@ export class Metrics {
   private readonly duration: Histogram<'operation'>;
   private readonly cacheLookups: Counter<'result'>;
 
-  constructor(engines: readonly EngineSource[]) {
+  constructor(engines: readonly EngineSource[], typeset: () => TypesetStats | undefined = () => undefined) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry, prefix: 'rst2_' });
     this.requests = new Counter({
@@ -81,6 +82,14 @@ export class Metrics {
         for (const e of engines) { const s = e.stats(); if (s) this.inc({ engine: e.name }, s.recycled); }
       },
     });
+    const fromTypeset = (name: string, help: string, labelNames: string[], read: (c: Counter<string>, s: TypesetStats) => void) =>
+      new Counter({ name, help, labelNames, registers, collect() { this.reset(); const s = typeset(); if (s) read(this, s); } });
+    fromTypeset('rst2_tex_jobs_total', 'PDF jobs typeset, by how pdfTeX started: from a preamble format or the plain LaTeX format.', ['start'], (c, s) => {
+      c.inc({ start: 'format' }, s.withFormat);
+      c.inc({ start: 'plain' }, s.plain);
+    });
+    fromTypeset('rst2_tex_runs_total', 'pdfTeX runs of the PDF jobs typeset (a job runs again only when it reads back its .aux or .toc).', [], (c, s) => c.inc(s.runs));
+    fromTypeset('rst2_tex_formats_made_total', 'Preamble formats made at run time (on the first use of a class and style).', [], (c, s) => c.inc(s.formatsMade));
   }
 
   observeRequest(route: string, method: string, status: number, operation: string, seconds: number): void {

@@ -74,7 +74,7 @@ export class Renderer {
           dialect,
         };
         const latex = await this.deps.python.renderLatex(doc.text, latexOptions);
-        const pdf = await this.deps.pdf.compile(latex.latex);
+        const pdf = await this.deps.pdf.compile(latex.latex, latex.format_preamble);
         return { body: pdf, type: 'application/pdf', filename: fileName(latex.title, 'pdf') };
       }
     }

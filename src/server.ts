@@ -94,7 +94,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const metrics = new Metrics([
     { name: 'python', stats: () => python.stats() },
     { name: 'tex', stats: () => pdf.stats() },
-  ]);
+  ], () => pdf.typesetStats());
   const cache = metrics.countingCache(storage.cache);
   const renderer = new Renderer({ python, pdf, cache, engineVersion: engineVersion() });
   let stopping = false;

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 
 import { ConfigError, loadConfig } from '../src/config.js';
@@ -25,6 +26,10 @@ describe('configuration', () => {
       workerHeapBudgetBytes: 160 * 1024 * 1024,
     });
     expect(c.workers).to.be.at.least(1);
+    expect(c.texFormatBytes).to.equal(512 * 1024 * 1024);
+    expect(c.texFormatDir).to.equal(path.join(os.homedir(), '.cache', 'rst2', 'tex-formats'));
+    expect(loadConfig({ RST2_CACHE_DIR: '/var/cache/rst2' }).texFormatDir).to.equal('/var/cache/rst2/tex-formats');
+    expect(loadConfig({ RST2_TEX_FORMAT_DIR: '/srv/fmt', RST2_TEX_FORMAT_BYTES: '0' })).to.include({ texFormatDir: '/srv/fmt', texFormatBytes: 0 });
   });
 
   it('keeps link-local and cloud metadata addresses apart from private ones', () => {
@@ -40,6 +45,7 @@ describe('configuration', () => {
       [{ RST2_ALLOW_PRIVATE_URI: 'maybe' }, /RST2_ALLOW_PRIVATE_URI must be/],
       [{ RST2_ALLOW_LINK_LOCAL_URI: 'sometimes' }, /RST2_ALLOW_LINK_LOCAL_URI must be/],
       [{ RST2_LOG_LEVEL: 'loud' }, /RST2_LOG_LEVEL must be one of/],
+      [{ RST2_TEX_FORMAT_BYTES: '7MB' }, /RST2_TEX_FORMAT_BYTES must be a whole number/],
       [{ RST2_PDF_STALL_MS: '5s' }, /RST2_PDF_STALL_MS must be a whole number/],
       [{ RST2_PDF_STALL_MS: '700000' }, /RST2_PDF_STALL_MS must be between 0 and 600000/],
       [{ RST2_MAX_OUTPUT_BYTES: '100' }, /RST2_MAX_OUTPUT_BYTES must be between 1024/],

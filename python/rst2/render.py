@@ -4,7 +4,7 @@ import os
 
 from docutils import nodes
 
-from . import dialects, latex_writer
+from . import dialects, latex_format, latex_writer
 from .errors import DocumentError
 from .publish import document_title, publish
 from .sanitize import sanitize
@@ -57,28 +57,25 @@ def render_html(source, style="default", dialect="docutils"):
 
 
 def render_latex(source, options=None):
-    """LaTeX for pdfTeX; refuses documents with images (not supported in PDF)."""
+    """LaTeX for pdfTeX; refuses documents with images (not supported in PDF).
+
+    ``format_preamble`` is the part of the preamble a format can hold (see
+    latex_format), which ``latex`` then starts with; None when this document
+    must be typeset with the plain pdflatex format. The option
+    ``docutils_layout`` keeps docutils' own layout (for comparisons).
+    """
     options = dict(options or {})
-    documentclass = options.get("class", "article")
-    if documentclass not in LATEX_CLASSES:
-        raise ValueError("unknown LaTeX class %r" % documentclass)
+    settings = _latex_settings(options)
     chosen = dialects.get(options.get("dialect", "docutils"))
     if chosen is dialects.PYPI:
         chosen.refuse_if_rejected(chosen.check(source))
-    parts, document = publish(
-        source,
-        LATEX_WRITER,
-        dialect=chosen,
-        documentclass=documentclass,
-        stylesheet_path=_style_file("latex", options.get("style", "default"), ".sty"),
-        stylesheet_dirs=[],
-        embed_stylesheet=True,
-        use_latex_toc=bool(options.get("use_latex_toc", False)),
-        syntax_highlight="none",
-        report_level=2,
-    )
-    latex = parts["whole"]
-    if options.get("use_latex_toc") and "\\tableofcontents" not in latex:
+    parts, document = publish(source, LATEX_WRITER, dialect=chosen, **settings)
+    fmt = None if options.get("docutils_layout") else _format_for(settings, chosen)
+    latex = latex_format.split(parts, fmt)
+    if latex is None:
+        fmt = None
+        latex = parts["whole"]
+    if settings["use_latex_toc"] and "\\tableofcontents" not in latex:
         # docutils only writes \tableofcontents for a ``contents`` directive;
         # a client asking for LaTeX's TOC expects one either way.
         anchor = "\\maketitle\n" if "\\maketitle\n" in latex else "\\begin{document}\n"
@@ -91,7 +88,40 @@ def render_latex(source, options=None):
             "(found %d image or figure directive%s, first at line %s)."
             % (len(images), "" if len(images) == 1 else "s", _line_of(images[0]) or "?"),
         )
-    return {"latex": latex, "title": document_title(document)}
+    return {
+        "latex": latex,
+        "title": document_title(document),
+        "format_preamble": fmt["text"] if fmt else None,
+    }
+
+
+def _latex_settings(options):
+    documentclass = options.get("class", "article")
+    if documentclass not in LATEX_CLASSES:
+        raise ValueError("unknown LaTeX class %r" % documentclass)
+    return {
+        "documentclass": documentclass,
+        "stylesheet_path": _style_file("latex", options.get("style", "default"), ".sty"),
+        "stylesheet_dirs": [],
+        "embed_stylesheet": True,
+        "use_latex_toc": bool(options.get("use_latex_toc", False)),
+        "syntax_highlight": "none",
+        "report_level": 2,
+    }
+
+
+# The format part for each set of settings and dialect, made from an empty
+# document so that it holds nothing of any user's text. Whatever else comes
+# to change the preamble (a script set, say) belongs in this key too.
+_formats = {}
+
+
+def _format_for(settings, dialect):
+    key = (dialect.name if dialect else None,) + tuple(sorted((name, repr(value)) for name, value in settings.items()))
+    if key not in _formats:
+        empty, _ = publish("", LATEX_WRITER, dialect=dialect, **settings)
+        _formats[key] = latex_format.build_format_preamble(empty)
+    return _formats[key]
 
 
 def _line_of(node):

@@ -3,7 +3,8 @@ import unittest
 
 from rst2 import api
 from rst2.errors import DocumentError
-from rst2.render import render_html, render_latex
+from rst2.latex_format import MARKER
+from rst2.render import LATEX_CLASSES, render_html, render_latex
 
 
 class DocutilsCrashTest(unittest.TestCase):
@@ -137,6 +138,51 @@ class RenderLatexTest(unittest.TestCase):
     def test_unknown_class_is_refused(self):
         with self.assertRaises(ValueError):
             render_latex("x\n", {"class": "letter"})
+
+
+class LatexFormatTest(unittest.TestCase):
+    """The preamble part a pdfTeX format holds (latex_format.py)."""
+
+    DOC = (
+        "Zebra Crossing\n==============\n\n:Author: Quentin Quill\n\n"
+        "Text [#f]_ and ``code``.\n\n.. [#f] A footnote.\n\n"
+        "=====  =====\nA      B\n=====  =====\n1      2\n=====  =====\n\n"
+        ":math:`x^2`\n"
+    )
+
+    def test_the_document_starts_with_its_format_preamble_and_the_marker(self):
+        out = render_latex(self.DOC)
+        preamble = out["format_preamble"]
+        self.assertIsNotNone(preamble)
+        self.assertTrue(out["latex"].startswith(preamble + MARKER + "\n"))
+        self.assertIn("\\documentclass[a4paper]{article}", preamble)
+        self.assertIn("{hyperref}", preamble)
+        self.assertIn('rst2 LaTeX style "default"', preamble)
+
+    def test_nothing_of_the_document_is_in_the_format_preamble(self):
+        out = render_latex(self.DOC)
+        for own in ("Zebra", "Quentin", "footnote", "DUfootnote", "pdftitle", "\\usepackage{cmap}"):
+            self.assertNotIn(own, out["format_preamble"])
+        rest = out["latex"][len(out["format_preamble"]):]
+        self.assertIn("pdftitle={Zebra Crossing}", rest)
+        self.assertIn("\\pdfgentounicode=1", rest)
+
+    def test_one_preamble_per_class_and_style(self):
+        seen = {}
+        for documentclass in LATEX_CLASSES:
+            for style in ("default", "style2", "zope"):
+                first = render_latex(self.DOC, {"class": documentclass, "style": style})["format_preamble"]
+                other = render_latex("Other\n=====\n\n* list\n", {"class": documentclass, "style": style, "use_latex_toc": True})
+                self.assertEqual(first, other["format_preamble"], (documentclass, style))
+                self.assertNotIn(first, seen.values())
+                seen[(documentclass, style)] = first
+
+    def test_position_sensitive_packages_keep_docutils_own_layout(self):
+        out = render_latex(".. class:: language-de\n\nHallo Welt.\n")
+        self.assertIsNone(out["format_preamble"])
+        self.assertNotIn(MARKER, out["latex"])
+        self.assertIn("\\usepackage{cmap}", out["latex"])
+        self.assertIn("{babel}", out["latex"])
 
 
 class ApiTest(unittest.TestCase):

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 
 const dir = path.resolve(process.argv[2] ?? 'wasm/tex');
 const require = createRequire(import.meta.url);
@@ -51,7 +52,9 @@ if (code !== 0 || !fs.existsSync(fmt)) {
   console.error(`[tex] format dump failed, exit code ${code}`);
   process.exit(1);
 }
-fs.copyFileSync(fmt, path.join(dir, 'pdflatex.fmt'));
+// Uncompressed: pdfTeX reads it through zlib, which passes plain data through,
+// and inflating the format was a good part of every run (see format-dump.ts).
+fs.writeFileSync(path.join(dir, 'pdflatex.fmt'), zlib.gunzipSync(fs.readFileSync(fmt)));
 fs.copyFileSync(path.join(jobDir, 'pdflatex.log'), path.join(dir, 'pdflatex.log'));
 fs.rmSync(jobDir, { recursive: true, force: true });
 console.log(`[tex] pdflatex.fmt: ${fs.statSync(path.join(dir, 'pdflatex.fmt')).size} bytes in ${Date.now() - t0} ms`);

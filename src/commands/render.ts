@@ -121,7 +121,8 @@ async function startEngines(config: Config, log: Logger, needPdf: boolean): Prom
 }
 
 async function withEngines<T>(needPdf: boolean, run: (engines: Engines) => Promise<T>): Promise<T> {
-  const config = loadConfig(process.env);
+  // A one-shot command would exit before a format it asked for is made.
+  const config = { ...loadConfig(process.env), texFormatBytes: 0 };
   const engines = await startEngines(config, cliLogger(process.env), needPdf);
   try {
     return await run(engines);
@@ -169,7 +170,7 @@ export async function pdf(args: string[]): Promise<number> {
   const source = await readSource(file);
   const made = await withEngines(true, async (e) => {
     const latex = await e.python.renderLatex(source, { documentClass, style, useLatexToc: parsed.flags.has('toc'), dialect });
-    return e.pdf.compile(latex.latex);
+    return e.pdf.compile(latex.latex, latex.format_preamble);
   });
   await outputTo(output).write(made);
   return 0;

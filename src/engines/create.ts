@@ -32,5 +32,14 @@ export async function createPdfEngine(config: Config, log: Logger, workers = con
     return new MissingPdfEngine('the pdfTeX engine is not built (run npm install).');
   }
   const { TexEngine } = await import('./tex/engine.js');
-  return new TexEngine({ workers, queueLimit: config.queueLimit, timeoutMs: config.pdfTimeoutMs, stallMs: config.pdfStallMs, texDir: paths.texDir, log });
+  return new TexEngine({
+    workers,
+    queueLimit: config.queueLimit,
+    timeoutMs: config.pdfTimeoutMs,
+    stallMs: config.pdfStallMs,
+    texDir: paths.texDir,
+    formatDir: config.texFormatDir,
+    formatMaxBytes: config.texFormatBytes,
+    log,
+  });
 }

@@ -31,6 +31,8 @@ export interface LatexOptions {
   documentClass: string;
   style: string;
   useLatexToc: boolean;
+  /** docutils' own layout, without a format preamble (to compare against). */
+  docutilsLayout?: boolean;
   /** One of DIALECTS (src/dialects.ts); plain docutils when absent. */
   dialect?: string;
 }
@@ -101,7 +103,13 @@ export class PythonEngine {
     return this.pool.run<LatexResult>({
       op: 'latex',
       source,
-      options: { class: opts.documentClass, style: opts.style, use_latex_toc: opts.useLatexToc, dialect: opts.dialect ?? DEFAULT_DIALECT },
+      options: {
+        class: opts.documentClass,
+        style: opts.style,
+        use_latex_toc: opts.useLatexToc,
+        dialect: opts.dialect ?? DEFAULT_DIALECT,
+        docutils_layout: opts.docutilsLayout === true,
+      },
     } satisfies PythonJob);
   }
 

@@ -30,6 +30,11 @@ export interface HtmlResult {
   /** What the final safety pass (python/rst2/sanitize.py) took out of the page; normally empty. */
   removed: string[];
 }
-export interface LatexResult { latex: string; title: string }
+export interface LatexResult {
+  latex: string;
+  title: string;
+  /** The part of `latex` a format can hold (python/rst2/latex_format.py); null: typeset it plainly. */
+  format_preamble: string | null;
+}
 export interface CheckItem { message: string; type: string; line: number | null; context: string }
 export interface CheckResult { messages: CheckItem[] }

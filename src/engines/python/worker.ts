@@ -28,6 +28,9 @@ async function boot(): Promise<{ handle: Handle; heapBytes: () => number }> {
   const warm = JSON.parse(handle('html', 'Warm up\n=======\n\n*ok* ``x``\n\n.. code:: python\n\n   x = 1\n', '{}')) as { ok: boolean; message?: string };
   if (!warm.ok) throw new Error(`warm-up render failed: ${warm.message ?? 'unknown'}`);
   handle('check', 'ok\n', '{}');
+  // Also makes the default class and style's format preamble (rst2.render),
+  // which a first PDF would otherwise wait for.
+  handle('latex', 'ok\n', '{}');
   wasmHeapBytes(py); // a Pyodide that hides its memory fails here, not on the first job
   return { handle, heapBytes: () => wasmHeapBytes(py) };
 }

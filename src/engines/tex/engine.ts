@@ -1,15 +1,19 @@
 /**
  * The TeX engine: our pdfTeX build (WebAssembly) in a pool of worker threads.
  * The module is compiled once here and shared; a job past its deadline gets
- * its worker terminated (TeX cannot be interrupted softly).
+ * its worker terminated (TeX cannot be interrupted softly). A document whose
+ * preamble a format holds (format-store.ts) starts from that format.
  */
 import { Worker } from 'node:worker_threads';
 
 import { ServiceError } from '../../http/errors.js';
 import type { Logger } from '../../log.js';
 import { WorkerPool, type PoolStats } from '../worker-pool.js';
-import type { PdfEngine } from './pdf-engine.js';
-import { loadTexModule } from './pdftex-run.js';
+import { MARKER } from './format-dump.js';
+import { FormatStore } from './format-store.js';
+import type { PdfEngine, TypesetStats } from './pdf-engine.js';
+import { loadTexModule } from './pdftex-instance.js';
+import type { TexJob, TexReply } from './worker.js';
 
 export interface TexEngineOptions {
   workers: number;
@@ -18,6 +22,10 @@ export interface TexEngineOptions {
   /** A job whose pdfTeX prints nothing for this long is ended like one past its deadline; 0: never. */
   stallMs: number;
   texDir: string;
+  /** Folder for formats made at run time (RST2_TEX_FORMAT_DIR); none: only the built-in ones are used. */
+  formatDir?: string;
+  /** Bound on that folder's bytes; 0 (the default): no formats are made at run time. */
+  formatMaxBytes?: number;
   log: Logger;
 }
 
@@ -27,11 +35,21 @@ const MAX_RUNS = 3;
 export class TexEngine implements PdfEngine {
   readonly available = true;
   private pool?: WorkerPool;
+  private formats?: FormatStore;
+  private readonly counts = { withFormat: 0, plain: 0, runs: 0 };
 
   constructor(private readonly opts: TexEngineOptions) {}
 
   async start(): Promise<void> {
     const module = await loadTexModule(this.opts.texDir);
+    this.formats = new FormatStore({
+      texDir: this.opts.texDir,
+      module,
+      dir: this.opts.formatDir,
+      maxBytes: this.opts.formatMaxBytes ?? 0,
+      timeoutMs: this.opts.timeoutMs,
+      log: this.opts.log,
+    });
     this.pool = new WorkerPool({
       name: 'pdftex',
       size: this.opts.workers,
@@ -73,12 +91,28 @@ export class TexEngine implements PdfEngine {
     return this.pool?.busyThreads() ?? [];
   }
 
-  async compile(latex: string): Promise<Buffer> {
+  async compile(latex: string, formatPreamble?: string | null): Promise<Buffer> {
     if (!this.pool) throw new ServiceError(503, 'pdf_unavailable', 'The PDF engine is not started.', { headers: { 'Retry-After': '5' } });
-    return Buffer.from(await this.pool.run<ArrayBuffer>({ latex }));
+    const fits = formatPreamble && latex.startsWith(`${formatPreamble}${MARKER}\n`);
+    const format = fits ? this.formats?.find(formatPreamble) : undefined;
+    const reply = await this.pool.run<TexReply>({ latex, ...(format ? { format } : {}) } satisfies TexJob);
+    if (format && reply.formatBroken) this.formats?.broken(format);
+    if (format && !reply.formatBroken) this.counts.withFormat++;
+    else this.counts.plain++;
+    this.counts.runs += reply.runs;
+    return Buffer.from(reply.pdf);
+  }
+
+  typesetStats(): TypesetStats | undefined {
+    return this.formats ? { ...this.counts, formatsMade: this.formats.made } : undefined;
+  }
+
+  formatsIdle(): Promise<void> {
+    return this.formats?.idle() ?? Promise.resolve();
   }
 
   async close(): Promise<void> {
+    await this.formats?.close();
     await this.pool?.close();
   }
 }

@@ -20,5 +20,11 @@ export class MissingPdfEngine implements PdfEngine {
     return undefined;
   }
 
+  typesetStats(): undefined {
+    return undefined;
+  }
+
+  async formatsIdle(): Promise<void> {}
+
   async close(): Promise<void> {}
 }

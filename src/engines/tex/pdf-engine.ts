@@ -1,12 +1,31 @@
 import type { PoolStats } from '../worker-pool.js';
 
+/** Counts since start, for /metrics. */
+export interface TypesetStats {
+  /** Jobs that started from a preamble format. */
+  withFormat: number;
+  /** Jobs that started from the plain pdflatex format. */
+  plain: number;
+  /** pdfTeX runs of all successful jobs (one per job when nothing is read back). */
+  runs: number;
+  /** Formats made at run time. */
+  formatsMade: number;
+}
+
 /** What the PDF pipeline needs from a TeX engine: LaTeX source in, PDF bytes out. */
 export interface PdfEngine {
   /** False when no TeX engine is installed (PDF requests then answer 503). */
   readonly available: boolean;
   start(): Promise<void>;
-  compile(latex: string): Promise<Buffer>;
+  /**
+   * `formatPreamble`: the part of `latex` before its format marker, when
+   * python/rst2 wrote it so (LatexResult.formatPreamble).
+   */
+  compile(latex: string, formatPreamble?: string | null): Promise<Buffer>;
   /** Undefined when there is no pool (no TeX engine installed). */
   stats(): PoolStats | undefined;
+  typesetStats(): TypesetStats | undefined;
+  /** Resolves when no format is being made (benchmarks and tests wait with it). */
+  formatsIdle(): Promise<void>;
   close(): Promise<void>;
 }

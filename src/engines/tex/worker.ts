@@ -1,14 +1,18 @@
 /**
  * A pdfTeX worker: each job gets fresh engine instances (no state carried
- * between documents) made from the module the parent compiled once.
+ * between documents) made from the module the parent compiled once. The
+ * instance for the next job's first run is made while the worker waits, so
+ * a job does not pay for it.
  */
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 
 import type { JobFailure, WorkerMessage } from '../worker-pool.js';
+import type { FormatRef } from './format-store.js';
 import { findActiveContent } from './pdf-safety.js';
-import { runPdftex } from './pdftex-run.js';
+import { prepareInstance, type TexInstance } from './pdftex-instance.js';
+import { runPdftex, type PdftexResult } from './pdftex-run.js';
 
 interface TexWorkerData {
   texDir: string;
@@ -16,6 +20,20 @@ interface TexWorkerData {
   maxRuns: number;
   /** Moved on every bit of pdfTeX output; the pool ends a job that leaves it still (see RST2_PDF_STALL_MS). */
   progress: Int32Array;
+}
+
+/** A job as the engine sends it. */
+export interface TexJob {
+  latex: string;
+  /** A preamble format `latex` fits (its preamble ends where the format's does). */
+  format?: FormatRef;
+}
+
+/** What a job answers: the PDF, and whether its format had to be left out. */
+export interface TexReply {
+  pdf: ArrayBuffer;
+  runs: number;
+  formatBroken: boolean;
 }
 
 const data = workerData as TexWorkerData;
@@ -39,11 +57,57 @@ export function relevantLogLines(log: string, max = 20): string {
   return picked.join('\n');
 }
 
-async function compile(latex: string): Promise<{ ok: true; pdf: Uint8Array } | { ok: false; error: JobFailure }> {
-  const result = await runPdftex({ module: data.module, texDir: data.texDir, files: { 'document.tex': latex }, main: 'document.tex', maxRuns: data.maxRuns, onProgress });
+let spare: Promise<TexInstance> | undefined;
+
+function makeSpare(): void {
+  spare ??= prepareInstance({ module: data.module, texDir: data.texDir });
+  // Unhandled here; takeInstance sees the failure and makes another.
+  spare.catch(() => {});
+}
+
+async function takeInstance(): Promise<TexInstance> {
+  const made = spare;
+  spare = undefined;
+  if (made) {
+    try {
+      return await made;
+    } catch { /* make one now, reporting its failure if it fails again */ }
+  }
+  return prepareInstance({ module: data.module, texDir: data.texDir });
+}
+
+// pdfTeX names the format when it cannot load one ("I can't find the format
+// file", "Fatal format file error; I'm stymied", a format of another engine),
+// and stops before it reads the document or opens its log; so a document
+// cannot make its format look broken by printing those words.
+const FORMAT_FAILURE = /format file|stymied/i;
+const formatFailed = (result: PdftexResult): boolean =>
+  result.exitCode !== 0 && !result.files.has('document.log') && FORMAT_FAILURE.test(result.output);
+
+async function typeset(latex: string, format: FormatRef | undefined): Promise<PdftexResult> {
+  return runPdftex({
+    module: data.module,
+    texDir: data.texDir,
+    files: { 'document.tex': latex },
+    main: 'document.tex',
+    maxRuns: data.maxRuns,
+    instance: await takeInstance(),
+    onProgress,
+    ...(format ? { format: { dir: format.dir, file: format.file } } : {}),
+  });
+}
+
+async function compile(job: TexJob): Promise<{ ok: true; pdf: Uint8Array; runs: number; formatBroken: boolean } | { ok: false; error: JobFailure }> {
+  let result = await typeset(job.latex, job.format);
+  let formatBroken = false;
+  if (job.format && formatFailed(result)) {
+    // The same file typesets with the plain format (its marker is \relax there).
+    formatBroken = true;
+    result = await typeset(job.latex, undefined);
+  }
   if (result.pdf && result.exitCode === 0) {
     const found = findActiveContent(result.pdf);
-    if (found.length === 0) return { ok: true, pdf: result.pdf };
+    if (found.length === 0) return { ok: true, pdf: result.pdf, runs: result.runs, formatBroken };
     return { ok: false, error: unsafePdf(found) };
   }
   const excerpt = relevantLogLines(result.log);
@@ -70,28 +134,36 @@ function unsafePdf(found: string[]): JobFailure {
 }
 
 async function warmUp(): Promise<void> {
-  const out = await compile('\\documentclass{article}\\begin{document}warm\\end{document}\n');
+  const out = await compile({ latex: '\\documentclass{article}\\begin{document}warm\\end{document}\n' });
   if (!out.ok) throw new Error(`warm-up compile failed: ${out.error.detail ?? out.error.message}`);
 }
 
 // Each run leaves a dead pdfTeX instance with a 128 MiB memory behind. An
 // idle worker never collects it on its own, so every TeX worker would hold
 // that much between jobs; a full collection after the reply (a few ms, off
-// the request's path) gives it back.
+// the request's path) gives it back, and only then is the next job's
+// instance made.
 v8.setFlagsFromString('--expose-gc');
 const collectGarbage = vm.runInNewContext('gc') as () => void;
+function afterJob(): void {
+  setImmediate(() => {
+    collectGarbage();
+    makeSpare();
+  });
+}
 
 try {
   await warmUp();
   collectGarbage();
-  port.on('message', async (msg: { type: 'job'; id: number; payload: { latex: string } }) => {
+  makeSpare();
+  port.on('message', async (msg: { type: 'job'; id: number; payload: TexJob }) => {
     let reply: WorkerMessage;
     try {
-      const out = await compile(msg.payload.latex);
+      const out = await compile(msg.payload);
       if (out.ok) {
-        const copy = out.pdf.slice().buffer;
-        port.postMessage({ type: 'done', id: msg.id, ok: true, value: copy } satisfies WorkerMessage, [copy]);
-        setImmediate(collectGarbage);
+        const value: TexReply = { pdf: out.pdf.slice().buffer, runs: out.runs, formatBroken: out.formatBroken };
+        port.postMessage({ type: 'done', id: msg.id, ok: true, value } satisfies WorkerMessage, [value.pdf]);
+        afterJob();
         return;
       }
       reply = { type: 'done', id: msg.id, ok: false, error: out.error };
@@ -104,7 +176,7 @@ try {
       };
     }
     port.postMessage(reply);
-    setImmediate(collectGarbage);
+    afterJob();
   });
   port.postMessage({ type: 'ready' } satisfies WorkerMessage);
 } catch (err) {
