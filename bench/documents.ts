@@ -56,3 +56,24 @@ ${rule}
 
 ${Array.from({ length: count }, (_, i) => section(i + 1)).join('')}`;
 }
+
+/**
+ * The substitution bomb of the memory issue: a 9,000-character substitution
+ * used 7,000 times, 37 KB of source that docutils expands to 63 MB of text
+ * (then as much again per copy the writer makes). `tag` makes it unique.
+ */
+export function substitutionExpansion(tag = ''): string {
+  const text = `${'x'.repeat(89)} `.repeat(100);
+  const uses = `${'|a| '.repeat(100)}\n`.repeat(70);
+  return `.. |a| replace:: ${text}\n\n${uses}${tag}\n`;
+}
+
+/** Block quotes nested `levels` deep: each paragraph one space deeper than the last (2,000 levels: 2 MB). */
+export function nestedQuotes(levels: number): string {
+  return Array.from({ length: levels }, (_, i) => `${' '.repeat(i)}level ${i}\n`).join('\n');
+}
+
+/** Bullet lists nested `levels` deep. */
+export function nestedLists(levels: number): string {
+  return Array.from({ length: levels }, (_, i) => `${'  '.repeat(i)}* level ${i}\n`).join('\n');
+}

@@ -20,6 +20,12 @@ export interface Config {
   pdfTimeoutMs: number;
   /** A PDF job whose pdfTeX prints nothing for this long is ended (422 render_timeout); 0: only the deadline. */
   pdfStallMs: number;
+  /** Bytes of HTML or LaTeX one render may produce; also bounds what substitutions may expand to. */
+  maxOutputBytes: number;
+  /** Levels of indentation (block quotes, lists, directive content) a document may nest. */
+  maxNestingDepth: number;
+  /** A Pyodide worker whose wasm heap is past this after a job is replaced; 0: never. */
+  workerHeapBudgetBytes: number;
   maxBodyBytes: number;
   uriMaxBytes: number;
   uriTimeoutMs: number;
@@ -133,6 +139,20 @@ export function loadConfig(env: Env = process.env): Config {
     pdfTimeoutMs: integer(env, 'RST2_PDF_TIMEOUT_MS', 30_000, 100, 600_000),
     pdfStallMs: integer(env, 'RST2_PDF_STALL_MS', 5_000, 0, 600_000),
     maxBodyBytes: integer(env, 'RST2_MAX_BODY_BYTES', 2 * MiB, 1024, 1024 * MiB),
+    // docutils' specification (117 KB) renders to 0.2 MB of HTML; 2 MB of
+    // dense markup (the largest body allowed) to 16 MB. Twice that is left
+    // to documents built to blow up, such as 37 KB of substitutions that
+    // expand to 63 MB.
+    maxOutputBytes: integer(env, 'RST2_MAX_OUTPUT_BYTES', 32 * MiB, 1024, 1024 * MiB),
+    // 11 is the deepest of 2,795 real rst files measured (Python's and
+    // Debian's docs); the parser's memory grows with depth times size.
+    maxNestingDepth: integer(env, 'RST2_MAX_NESTING_DEPTH', 32, 1, 100_000),
+    // A warm worker's heap is 36 MiB and stays there for docutils'
+    // specification; a 100 KB document takes it to 52, 2 MB of dense markup
+    // to several hundred. Each worker may keep up to the budget while idle,
+    // so with two workers 160 keeps an instance under 900 MB of RSS
+    // (bench/memory.ts).
+    workerHeapBudgetBytes: integer(env, 'RST2_WORKER_HEAP_BUDGET_BYTES', 160 * MiB, 0, 4096 * MiB),
     // The reference limits remote documents to "250K"; we read it as
     // 250 KiB (250 × 1024 = 256,000 bytes), the larger reading.
     uriMaxBytes: integer(env, 'RST2_URI_MAX_BYTES', 256_000, 1, 100 * MiB),

@@ -72,6 +72,16 @@ export class Metrics {
         for (const e of engines) { const s = e.stats(); if (s) this.inc({ engine: e.name }, s.restarts); }
       },
     });
+    new Counter({
+      name: 'rst2_engine_worker_recycled_total',
+      help: 'Workers replaced because their heap passed RST2_WORKER_HEAP_BUDGET_BYTES after a job (not failures), by engine.',
+      labelNames: ['engine'],
+      registers,
+      collect() {
+        this.reset();
+        for (const e of engines) { const s = e.stats(); if (s) this.inc({ engine: e.name }, s.recycled); }
+      },
+    });
     const fromTypeset = (name: string, help: string, labelNames: string[], read: (c: Counter<string>, s: TypesetStats) => void) =>
       new Counter({ name, help, labelNames, registers, collect() { this.reset(); const s = typeset(); if (s) read(this, s); } });
     fromTypeset('rst2_tex_jobs_total', 'PDF jobs typeset, by how pdfTeX started: from a preamble format or the plain LaTeX format.', ['start'], (c, s) => {

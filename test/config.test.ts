@@ -21,6 +21,9 @@ describe('configuration', () => {
       uriMaxRedirects: 5,
       allowPrivateUri: false,
       allowLinkLocalUri: false,
+      maxOutputBytes: 32 * 1024 * 1024,
+      maxNestingDepth: 32,
+      workerHeapBudgetBytes: 160 * 1024 * 1024,
     });
     expect(c.workers).to.be.at.least(1);
     expect(c.texFormatBytes).to.equal(512 * 1024 * 1024);
@@ -45,6 +48,9 @@ describe('configuration', () => {
       [{ RST2_TEX_FORMAT_BYTES: '7MB' }, /RST2_TEX_FORMAT_BYTES must be a whole number/],
       [{ RST2_PDF_STALL_MS: '5s' }, /RST2_PDF_STALL_MS must be a whole number/],
       [{ RST2_PDF_STALL_MS: '700000' }, /RST2_PDF_STALL_MS must be between 0 and 600000/],
+      [{ RST2_MAX_OUTPUT_BYTES: '100' }, /RST2_MAX_OUTPUT_BYTES must be between 1024/],
+      [{ RST2_MAX_NESTING_DEPTH: '0' }, /RST2_MAX_NESTING_DEPTH must be between 1 and 100000/],
+      [{ RST2_WORKER_HEAP_BUDGET_BYTES: '1.5e9' }, /RST2_WORKER_HEAP_BUDGET_BYTES must be a whole number/],
     ];
     for (const [env, message] of bad) {
       expect(() => loadConfig(env)).to.throw(ConfigError, message);

@@ -3,10 +3,16 @@ import { expect } from 'chai';
 import type { RunningServer } from '../src/server.js';
 import { api, errorOf, form, server } from './support/server.js';
 
-/** Substitutions that expand 3^depth times: hopeless to render, cheap to send. */
-function substitutionBomb(depth: number): string {
+/**
+ * Substitutions that expand 3^9 times: about 10 MiB by the output bound's
+ * estimate, so they are not refused up front, yet docutils' Substitutions
+ * transform needs half a minute for them (its bookkeeping is quadratic). A deeper
+ * bomb is refused at once (output_too_large). `tag` makes each one unique.
+ */
+function runaway(tag = ''): string {
+  const depth = 9;
   const defs = Array.from({ length: depth }, (_, i) => `.. |s${i}| replace:: |s${i + 1}| |s${i + 1}| |s${i + 1}|`);
-  return `${defs.join('\n')}\n.. |s${depth}| replace:: boom\n\n|s0|\n`;
+  return `${defs.join('\n')}\n.. |s${depth}| replace:: boom\n\n|s0| ${tag}\n`;
 }
 
 function deepNesting(levels: number): string {
@@ -22,7 +28,7 @@ describe('engine faults: the service keeps serving', () => {
 
   it('a runaway document is answered within the deadline, and the next one renders', async () => {
     const started = Date.now();
-    const res = await api(s, '/1.0/rst2/html', form({ rst: substitutionBomb(20) }));
+    const res = await api(s, '/1.0/rst2/html', form({ rst: runaway() }));
     const took = Date.now() - started;
     expect(res.status).to.equal(422);
     expect((await errorOf(res)).code).to.equal('render_timeout');
@@ -43,7 +49,7 @@ describe('engine faults: the service keeps serving', () => {
 
   it('a worker killed mid-job fails only that job (503 Retry-After) and is replaced', async () => {
     const before = s.python.stats().restarts;
-    const pending = api(s, '/1.0/rst2/html', form({ rst: substitutionBomb(18) }));
+    const pending = api(s, '/1.0/rst2/html', form({ rst: runaway('killed') }));
     let threads = s.python.busyThreads();
     for (let i = 0; i < 50 && threads.length === 0; i++) {
       await new Promise((r) => setTimeout(r, 20));
@@ -63,7 +69,7 @@ describe('engine faults: the service keeps serving', () => {
 
   it('a full queue answers 503 with Retry-After', async () => {
     // One worker, queue of one: the third concurrent request finds no room.
-    const slow = [api(s, '/1.0/rst2/html', form({ rst: substitutionBomb(20) })), api(s, '/1.0/rst2/html', form({ rst: substitutionBomb(21) }))];
+    const slow = [api(s, '/1.0/rst2/html', form({ rst: runaway('first') })), api(s, '/1.0/rst2/html', form({ rst: runaway('second') }))];
     await new Promise((r) => setTimeout(r, 200));
     const res = await api(s, '/1.0/rst2/html', form({ rst: 'third\n' }));
     expect(res.status).to.equal(503);

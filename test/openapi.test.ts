@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { xml2js, type Element } from 'xml-js';
 
+import { substitutionExpansion } from '../bench/documents.js';
 import type { OpenApiDocument, Parameter } from '../src/http/openapi-types.js';
 import { paths } from '../src/paths.js';
 import type { RunningServer } from '../src/server.js';
@@ -135,6 +136,7 @@ function raw(target: string, contentType: string, body: string, charset?: string
 
 const BIG = 'x'.repeat(2 * 1024 * 1024 + 10);
 const deepNesting = Array.from({ length: 200 }, (_, i) => `${'  '.repeat(i)}* level ${i}\n`).join('\n');
+const substitutionBomb = substitutionExpansion();
 
 const ROWS: Row[] = [
   // render HTML
@@ -190,6 +192,7 @@ const ROWS: Row[] = [
     },
   },
   { name: 'html nested too deeply', status: 422, code: 'document_too_deep', send: () => urlencoded(`${API}/html`, { rst: deepNesting }) },
+  { name: 'html whose output would be too large', status: 422, code: 'output_too_large', send: () => raw(`${API}/html`, 'text/x-rst', substitutionBomb) },
   { name: 'DELETE html', status: 405, code: 'method_not_allowed', send: () => ({ method: 'DELETE', target: `${API}/html` }) },
   { name: 'PROPFIND html', status: 501, code: 'not_implemented', send: () => ({ method: 'PROPFIND', target: `${API}/html` }) },
 
@@ -205,6 +208,7 @@ const ROWS: Row[] = [
   { name: 'pdf with an unknown LaTeX style', status: 400, code: 'unknown_style', send: () => get(`${API}/pdf${q({ rst: PDF_DOC, style: 'no-such-style' })}`) },
   { name: 'pdf with use-latex-toc=maybe', status: 400, code: 'unknown_use_latex_toc', send: () => get(`${API}/pdf${q({ rst: PDF_DOC, 'use-latex-toc': 'maybe' })}`) },
   { name: 'pdf with an unknown token', status: 404, code: 'token_not_found', send: () => get(`${API}/pdf${q({ token: 'f'.repeat(32) })}`) },
+  { name: 'pdf whose LaTeX would be too large', status: 422, code: 'output_too_large', send: () => raw(`${API}/pdf`, 'text/x-rst', substitutionBomb) },
   { name: 'pdf with an image', status: 422, code: 'images_unsupported', send: () => get(`${API}/pdf${q({ rst: 'Pic\n===\n\n.. image:: https://example.org/a.png\n' })}`) },
   { name: 'POST pdf urlencoded too large', status: 413, code: 'body_too_large', send: () => urlencoded(`${API}/pdf`, { rst: BIG }) },
   { name: 'POST pdf XML body', status: 415, code: 'unsupported_media_type', send: () => raw(`${API}/pdf`, 'application/xml', '<rst/>') },
@@ -219,6 +223,7 @@ const ROWS: Row[] = [
   { name: 'GET check If-None-Match', status: 304, send: async (c) => get(`${API}/check${q({ rst: DOC })}`, { 'If-None-Match': await c.etagOf(`${API}/check${q({ rst: DOC })}`) }) },
   { name: 'html on which docutils itself raises', status: 422, code: 'docutils_failed', send: () => urlencoded(`${API}/html`, { rst: '|a|\n\n.. |a| replace:: |b| x\n.. |a| replace:: |b| x\n' }) },
   { name: 'check on which docutils itself raises', status: 422, code: 'docutils_failed', send: () => raw(`${API}/check`, 'text/x-rst', '|a|\n\n.. |a| replace:: |b| x\n.. |a| replace:: |b| x\n') },
+  { name: 'check whose expansion would be too large', status: 422, code: 'output_too_large', send: () => raw(`${API}/check`, 'text/x-rst', substitutionBomb) },
   { name: 'check nested too deeply', status: 422, code: 'document_too_deep', send: () => raw(`${API}/check`, 'text/x-rst', deepNesting) },
   { name: 'check with an unknown token', status: 404, code: 'token_not_found', send: () => get(`${API}/check${q({ token: 'a'.repeat(32) })}`) },
   { name: 'check with a style', status: 400, code: 'unknown_parameter', send: () => get(`${API}/check${q({ rst: DOC, style: 'default' })}`) },
@@ -360,7 +365,8 @@ describe('openapi: real responses match the description', () => {
     this.timeout(60_000);
     // The same settings as the engine-fault tests, so a whole run shares that server.
     const tight = await server({ RST2_RENDER_TIMEOUT_MS: '3000', RST2_WORKERS: '1', RST2_QUEUE_LIMIT: '1' });
-    const bomb = Array.from({ length: 20 }, (_, i) => `.. |s${i}| replace:: |s${i + 1}| |s${i + 1}| |s${i + 1}|`).join('\n') + '\n.. |s20| replace:: boom\n\n|s0|\n';
+    // 3^9 substitutions: under the output bound, but half a minute of docutils' time.
+    const bomb = Array.from({ length: 9 }, (_, i) => `.. |s${i}| replace:: |s${i + 1}| |s${i + 1}| |s${i + 1}|`).join('\n') + '\n.. |s9| replace:: boom\n\n|s0|\n';
     const running = exchange(tight, urlencoded(`${API}/html`, { rst: bomb }));
     await new Promise((resolve) => setTimeout(resolve, 500));
     const queued = exchange(tight, urlencoded(`${API}/check`, { rst: `${DOC}\nqueued\n` }));

@@ -14,18 +14,8 @@ import { createLogger } from '../src/log.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import { projectRoot } from '../src/paths.js';
 import { readServeOutput } from './support/listening.js';
+import { sample } from './support/metrics.js';
 import { form, server, tempDir } from './support/server.js';
-
-/** The value of one series in Prometheus text, or undefined. */
-function sample(metrics: string, name: string, labels: Record<string, string>): number | undefined {
-  for (const line of metrics.split('\n')) {
-    if (!line.startsWith(`${name}{`)) continue;
-    const body = line.slice(name.length + 1, line.indexOf('}'));
-    const has = Object.entries(labels).every(([k, v]) => body.split(',').includes(`${k}="${v}"`));
-    if (has) return Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
-  return undefined;
-}
 
 async function scrape(s: RunningServer): Promise<string> {
   const res = await fetch(`${s.url}/metrics`);
@@ -78,6 +68,7 @@ describe('ops: /metrics', () => {
     expect(sample(text, 'rst2_engine_workers', { engine: 'tex', state: 'idle' })).to.be.a('number');
     expect(sample(text, 'rst2_engine_queue_depth', { engine: 'python' })).to.equal(0);
     expect(sample(text, 'rst2_engine_worker_restarts_total', { engine: 'python' })).to.equal(stats.restarts);
+    expect(sample(text, 'rst2_engine_worker_recycled_total', { engine: 'python' })).to.equal(stats.recycled);
     expect(text).to.match(/^rst2_process_resident_memory_bytes \d+/m);
   });
 });

@@ -12,6 +12,7 @@ from docutils.readers import standalone
 
 from . import directives, html_writer
 from .errors import DocumentError
+from .limits import BoundSubstitutions, check_nesting, check_output
 from .safety import NeutralizeUnsafeLinks
 from .settings import untrusted
 
@@ -19,7 +20,7 @@ directives.register()
 
 
 class SafeReader(standalone.Reader):
-    """The standalone reader plus our link safety and optional observers.
+    """The standalone reader plus our substitution bound, link safety and optional observers.
 
     Observers are attached to the reporter as soon as the document exists, so
     they see messages from parsing and from every transform alike.
@@ -31,7 +32,7 @@ class SafeReader(standalone.Reader):
         self._transforms = list(transforms)
 
     def get_transforms(self):
-        return super().get_transforms() + self._transforms + [NeutralizeUnsafeLinks]
+        return super().get_transforms() + [BoundSubstitutions] + self._transforms + [NeutralizeUnsafeLinks]
 
     def new_document(self):
         document = super().new_document()
@@ -63,6 +64,7 @@ def publish(source, writer_name, observers=(), dialect=None, **presentation):
     ``dialect`` (rst2.dialects) adds roles, directives, transforms and
     settings; None is plain docutils.
     """
+    check_nesting(source)
     publisher = core.Publisher(
         reader=SafeReader(observers, dialect.transforms if dialect else ()),
         # None: docutils' own writer of that name.
@@ -84,7 +86,7 @@ def publish(source, writer_name, observers=(), dialect=None, **presentation):
         # they are about docutils, not about the user's document.
         warnings.simplefilter("ignore")
         try:
-            publisher.publish(enable_exit_status=False)
+            output = publisher.publish(enable_exit_status=False)
         except (DocumentError, RecursionError, MemoryError, KeyboardInterrupt):
             raise
         except Exception as error:
@@ -97,6 +99,7 @@ def publish(source, writer_name, observers=(), dialect=None, **presentation):
                 "(a docutils bug this input triggers; rewriting the construct "
                 "usually avoids it)." % (type(error).__name__, where),
             ) from error
+    check_output(output)
     return publisher.writer.parts, publisher.document
 
 

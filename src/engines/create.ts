@@ -20,6 +20,8 @@ export function createPythonEngine(config: Config, log: Logger, workers = config
     bundlePath: paths.pythonBundle,
     pythonSources: paths.pythonSources,
     stylesDir: paths.styles,
+    limits: { maxOutputBytes: config.maxOutputBytes, maxNestingDepth: config.maxNestingDepth },
+    heapBudgetBytes: config.workerHeapBudgetBytes,
     log,
   });
 }

@@ -4,7 +4,10 @@
  * worker is made and whether a running job can be interrupted softly.
  *
  * Workers are disposable: a worker that crashes, or does not stop after its
- * deadline, is terminated and replaced, and only the job it held fails.
+ * deadline, is terminated and replaced, and only the job it held fails. A
+ * worker whose heap has grown past its budget (a wasm heap never shrinks) is
+ * recycled: a replacement starts beside it, and it is retired once that one is
+ * warm and it is idle, so no job waits for a boot.
  */
 import { Worker } from 'node:worker_threads';
 
@@ -15,8 +18,13 @@ import { errorFields, type Logger } from '../log.js';
 export type WorkerMessage =
   | { type: 'ready' }
   | { type: 'failed'; message: string }
-  | { type: 'done'; id: number; ok: true; value: unknown }
-  | { type: 'done'; id: number; ok: false; error: JobFailure };
+  | ({ type: 'done'; id: number; ok: true; value: unknown } & HeapReport)
+  | ({ type: 'done'; id: number; ok: false; error: JobFailure } & HeapReport);
+
+/** A worker that can tell its heap size reports it with every answer. */
+export interface HeapReport {
+  heapBytes?: number;
+}
 
 /** A job's failure as a worker reports it: safe to show, plus a log-only detail. */
 export interface JobFailure {
@@ -46,6 +54,8 @@ export interface PoolOptions {
   spawn: () => WorkerHandle;
   /** The error a job gets when its worker had to be terminated at the deadline, or for want of progress. */
   timeoutError: (reason: 'deadline' | 'stalled') => ServiceError;
+  /** A worker reporting a heap larger than this after a job is recycled; undefined or 0: never. */
+  heapBudgetBytes?: number;
   log: Logger;
 }
 
@@ -55,7 +65,10 @@ export interface PoolStats {
   busy: number;
   starting: number;
   queued: number;
+  /** Workers replaced after a crash, a deadline or a failed start. */
   restarts: number;
+  /** Workers replaced because their heap passed the budget (not failures). */
+  recycled: number;
 }
 
 interface Job {
@@ -73,6 +86,10 @@ interface Slot {
   state: 'starting' | 'ready' | 'busy' | 'dead';
   job?: Job;
   startFailures: number;
+  /** A worker starting in place of this one, which serves until that one is warm. */
+  successor?: Slot;
+  /** The over-budget worker this one is starting to replace. */
+  predecessor?: Slot;
 }
 
 const RETRY_AFTER_SECONDS = '1';
@@ -82,6 +99,7 @@ export class WorkerPool {
   private readonly queue: Job[] = [];
   private nextId = 1;
   private restarts = 0;
+  private recycled = 0;
   private closed = false;
   private readonly firstReady: Promise<void>;
   private markFirstReady!: () => void;
@@ -104,12 +122,14 @@ export class WorkerPool {
   stats(): PoolStats {
     const count = (state: Slot['state']) => this.slots.filter((s) => s.state === state).length;
     return {
-      size: this.slots.length,
+      // A worker being recycled and its successor are one worker.
+      size: this.slots.filter((s) => !s.successor).length,
       ready: count('ready'),
       busy: count('busy'),
       starting: count('starting'),
       queued: this.queue.length,
       restarts: this.restarts,
+      recycled: this.recycled,
     };
   }
 
@@ -181,12 +201,16 @@ export class WorkerPool {
   private onMessage(slot: Slot, msg: WorkerMessage): void {
     if (slot.state === 'dead') return;
     switch (msg.type) {
-      case 'ready':
+      case 'ready': {
         slot.state = 'ready';
         slot.startFailures = 0;
         if (++this.everReady >= this.opts.size) this.markFirstReady();
+        const old = slot.predecessor;
+        slot.predecessor = undefined;
+        if (old?.state === 'ready') this.retire(old);
         this.pump(slot);
         return;
+      }
       case 'failed':
         this.startFailed(slot, msg.message);
         return;
@@ -200,10 +224,43 @@ export class WorkerPool {
           if (msg.error.detail) this.opts.log.error(`${this.opts.name} job failed`, { code: msg.error.code, detail: msg.error.detail });
           this.settle(job, new ServiceError(msg.error.status, msg.error.code, msg.error.message));
         }
-        this.pump(slot);
+        if (this.overBudget(msg.heapBytes)) this.recycle(slot, msg.heapBytes!);
+        if (slot.successor && slot.successor.state !== 'starting') this.retire(slot);
+        else this.pump(slot);
         return;
       }
     }
+  }
+
+  private overBudget(heapBytes: number | undefined): boolean {
+    const budget = this.opts.heapBudgetBytes;
+    return budget !== undefined && budget > 0 && heapBytes !== undefined && heapBytes > budget;
+  }
+
+  /**
+   * Starts a successor for a worker whose heap passed the budget. The old
+   * worker keeps serving until the successor is warm, so recycling never
+   * makes a job wait for a boot; it is then retired as soon as it is idle.
+   */
+  private recycle(slot: Slot, heapBytes: number): void {
+    if (slot.successor || this.closed) return;
+    this.recycled++;
+    this.opts.log.info(`${this.opts.name} worker heap past its budget: replacing it`, { heapBytes, budgetBytes: this.opts.heapBudgetBytes });
+    const successor = this.spawnSlot({ startFailures: 0 });
+    successor.predecessor = slot;
+    slot.successor = successor;
+    this.slots.push(successor);
+  }
+
+  private retire(slot: Slot): void {
+    slot.state = 'dead';
+    this.remove(slot);
+    void slot.handle.worker.terminate();
+  }
+
+  private remove(slot: Slot): void {
+    const index = this.slots.indexOf(slot);
+    if (index >= 0) this.slots.splice(index, 1);
   }
 
   private startFailed(slot: Slot, message: string): void {
@@ -284,12 +341,23 @@ export class WorkerPool {
     void slot.handle.worker.terminate();
     if (this.closed) return;
     this.restarts++;
+    if (slot.successor) {
+      // Being recycled: the successor already starting takes its place.
+      slot.successor.predecessor = undefined;
+      this.remove(slot);
+      return;
+    }
     // Back off when workers cannot even start, so a broken install does not spin.
     const delay = reason === 'failed-start' ? Math.min(30_000, 500 * 2 ** slot.startFailures) : 0;
     setTimeout(() => {
       if (this.closed) return;
       const index = this.slots.indexOf(slot);
       const fresh = this.spawnSlot(slot);
+      // A successor that failed to start hands its task on.
+      if (slot.predecessor?.successor === slot) {
+        fresh.predecessor = slot.predecessor;
+        slot.predecessor.successor = fresh;
+      }
       if (index >= 0) this.slots[index] = fresh;
       else this.slots.push(fresh);
     }, delay).unref();

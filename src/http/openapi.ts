@@ -59,7 +59,7 @@ const URI_CODES = {
   504: ['uri_timeout'],
 } as const;
 const PARAM_CODES = ['unknown_parameter', 'duplicate_parameter', 'invalid_utf8', 'bad_request', 'input_missing', 'input_ambiguous'] as const;
-const DOCUTILS_422 = ['render_timeout', 'document_too_deep', 'document_too_large', 'docutils_failed'] as const;
+const DOCUTILS_422 = ['render_timeout', 'document_too_deep', 'document_too_large', 'output_too_large', 'docutils_failed'] as const;
 const POOL_503 = ['overloaded', 'engine_crashed', 'shutting_down'] as const;
 
 /** The JSON error shape, narrowed to the codes a response can carry. */
@@ -311,14 +311,15 @@ const SCHEMAS: Record<string, JsonSchema> = {
   },
   PoolStats: {
     type: 'object',
-    required: ['size', 'ready', 'busy', 'starting', 'queued', 'restarts'],
+    required: ['size', 'ready', 'busy', 'starting', 'queued', 'restarts', 'recycled'],
     properties: {
       size: { type: 'integer', minimum: 0 },
       ready: { type: 'integer', minimum: 0 },
       busy: { type: 'integer', minimum: 0 },
       starting: { type: 'integer', minimum: 0 },
       queued: { type: 'integer', minimum: 0 },
-      restarts: { type: 'integer', minimum: 0 },
+      restarts: { type: 'integer', minimum: 0, description: 'Workers replaced after a crash, a deadline or a failed start.' },
+      recycled: { type: 'integer', minimum: 0, description: 'Workers replaced after a job because their heap passed the budget (`RST2_WORKER_HEAP_BUDGET_BYTES`).' },
     },
   },
   Health: {

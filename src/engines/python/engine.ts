@@ -9,7 +9,7 @@ import { ServiceError } from '../../http/errors.js';
 import type { Logger } from '../../log.js';
 import { WorkerPool, type PoolStats } from '../worker-pool.js';
 import { ensureSnapshot } from './snapshot.js';
-import type { CheckItem, CheckResult, HtmlResult, LatexResult, PythonJob, PythonWorkerData } from './protocol.js';
+import type { CheckItem, CheckResult, HtmlResult, LatexResult, PythonJob, PythonWorkerData, RenderLimits } from './protocol.js';
 
 export interface PythonEngineOptions {
   workers: number;
@@ -20,6 +20,10 @@ export interface PythonEngineOptions {
   stylesDir: string;
   /** Boot workers from a memory snapshot (made on first start); default true. */
   useSnapshot?: boolean;
+  /** What one render may build; unbounded when absent (benches, tests of the engine itself). */
+  limits?: RenderLimits;
+  /** A worker whose wasm heap is larger than this after a job is replaced; absent or 0: never. */
+  heapBudgetBytes?: number;
   log: Logger;
 }
 
@@ -48,6 +52,7 @@ export class PythonEngine {
       queueLimit: opts.queueLimit,
       timeoutMs: opts.timeoutMs,
       graceMs: INTERRUPT_GRACE_MS,
+      heapBudgetBytes: opts.heapBudgetBytes,
       log: opts.log,
       timeoutError: () => new ServiceError(422, 'render_timeout', `The document took longer than ${opts.timeoutMs} ms to render.`),
       spawn: () => {
@@ -58,6 +63,7 @@ export class PythonEngine {
           stylesDir: opts.stylesDir,
           snapshotPath: this.snapshotPath,
           interrupt,
+          limits: opts.limits,
         };
         const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData, stdout: false, stderr: false });
         return { worker, interrupt: () => Atomics.store(new Int32Array(interrupt), 0, 2) };

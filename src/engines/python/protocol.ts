@@ -15,6 +15,13 @@ export interface PythonWorkerData {
   snapshotPath: string | null;
   /** One Int32 that the pool sets to 2 (SIGINT) to stop a runaway render. */
   interrupt: SharedArrayBuffer;
+  limits: RenderLimits | undefined;
+}
+
+/** What one render may build (python/rst2/limits.py). */
+export interface RenderLimits {
+  maxOutputBytes: number;
+  maxNestingDepth: number;
 }
 
 export interface HtmlResult {

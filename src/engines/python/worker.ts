@@ -8,6 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { bootFromSnapshot, bootPlain } from './boot.js';
 import type { JobFailure, WorkerMessage } from '../worker-pool.js';
 import type { PythonJob, PythonWorkerData } from './protocol.js';
+import { wasmHeapBytes } from './heap.js';
 
 const data = workerData as PythonWorkerData;
 const port = parentPort!;
@@ -15,9 +16,13 @@ const interrupt = new Int32Array(data.interrupt);
 
 type Handle = (op: string, source: string, options: string) => string;
 
-async function boot(): Promise<Handle> {
+async function boot(): Promise<{ handle: Handle; heapBytes: () => number }> {
   const py = data.snapshotPath ? await bootFromSnapshot(data.snapshotPath, data) : await bootPlain(data);
   const handle = py.pyimport('rst2.api').handle as Handle;
+  if (data.limits) {
+    const configure = py.pyimport('rst2.limits').configure as (maxOutputBytes: number, maxNestingDepth: number) => void;
+    configure(data.limits.maxOutputBytes, data.limits.maxNestingDepth);
+  }
   py.setInterruptBuffer(interrupt);
   // Warm-up: the first render in a thread is slow until V8 has optimised the interpreter.
   const warm = JSON.parse(handle('html', 'Warm up\n=======\n\n*ok* ``x``\n\n.. code:: python\n\n   x = 1\n', '{}')) as { ok: boolean; message?: string };
@@ -26,13 +31,15 @@ async function boot(): Promise<Handle> {
   // Also makes the default class and style's format preamble (rst2.render),
   // which a first PDF would otherwise wait for.
   handle('latex', 'ok\n', '{}');
-  return handle;
+  wasmHeapBytes(py); // a Pyodide that hides its memory fails here, not on the first job
+  return { handle, heapBytes: () => wasmHeapBytes(py) };
 }
 
 const STATUS: Record<string, number> = {
   render_timeout: 422,
   document_too_deep: 422,
   document_too_large: 422,
+  output_too_large: 422,
   images_unsupported: 422,
   docutils_failed: 422,
   // dialect=pypi: PyPI would refuse the description (rst2/dialects/pypi).
@@ -63,12 +70,13 @@ function run(handle: Handle, job: PythonJob): { ok: true; value: unknown } | { o
 }
 
 try {
-  const handle = await boot();
+  const { handle, heapBytes } = await boot();
   port.on('message', (msg: { type: 'job'; id: number; payload: PythonJob }) => {
     const outcome = run(handle, msg.payload);
+    // The pool recycles this worker when the heap has grown past its budget.
     const reply: WorkerMessage = outcome.ok
-      ? { type: 'done', id: msg.id, ok: true, value: outcome.value }
-      : { type: 'done', id: msg.id, ok: false, error: outcome.error };
+      ? { type: 'done', id: msg.id, ok: true, value: outcome.value, heapBytes: heapBytes() }
+      : { type: 'done', id: msg.id, ok: false, error: outcome.error, heapBytes: heapBytes() };
     port.postMessage(reply);
   });
   port.postMessage({ type: 'ready' } satisfies WorkerMessage);
