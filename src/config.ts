@@ -147,10 +147,11 @@ export function loadConfig(env: Env = process.env): Config {
     // 11 is the deepest of 2,795 real rst files measured (Python's and
     // Debian's docs); the parser's memory grows with depth times size.
     maxNestingDepth: integer(env, 'RST2_MAX_NESTING_DEPTH', 32, 1, 100_000),
-    // A fresh worker's heap is 30 MiB; docutils' specification takes it to
-    // 36, a 100 KB document to 43, 2 MB of dense markup to about 560. Each
-    // worker may keep up to the budget while idle, so with two workers 160
-    // keeps an instance under 900 MB of RSS (bench/memory.ts).
+    // A warm worker's heap is 36 MiB and stays there for docutils'
+    // specification; a 100 KB document takes it to 52, 2 MB of dense markup
+    // to several hundred. Each worker may keep up to the budget while idle,
+    // so with two workers 160 keeps an instance under 900 MB of RSS
+    // (bench/memory.ts).
     workerHeapBudgetBytes: integer(env, 'RST2_WORKER_HEAP_BUDGET_BYTES', 160 * MiB, 0, 4096 * MiB),
     // The reference limits remote documents to "250K"; we read it as
     // 250 KiB (250 × 1024 = 256,000 bytes), the larger reading.

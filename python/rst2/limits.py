@@ -4,13 +4,13 @@ A WebAssembly heap never shrinks, so a document that makes docutils build
 hundreds of megabytes leaves them behind in the worker even when the render
 fails afterwards. Two constructions do that from a small input:
 
-* substitutions: a 9,000-character ``replace::`` used 7,000 times is 38 KB
+* substitutions: a 9,000-character ``replace::`` used 7,000 times is 37 KB
   of source and 63 MB of text in the doctree, then as much again per copy
   the writer makes. ``BoundSubstitutions`` adds up what they would expand to
   before docutils' ``Substitutions`` transform copies anything;
 * nesting: each nested body element (block quote, list item, directive
   content) re-copies all the lines indented below it, so memory grows with
-  depth times size (2,000 block quotes, 2 MB of source: 650 MB of heap before
+  depth times size (2,000 block quotes, 2 MB of source: 654 MiB of heap before
   Python's recursion limit stops the parser). ``check_nesting`` reads the
   indentation before docutils parses.
 

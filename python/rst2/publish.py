@@ -20,7 +20,7 @@ directives.register()
 
 
 class SafeReader(standalone.Reader):
-    """The standalone reader plus our link safety and optional observers.
+    """The standalone reader plus our substitution bound, link safety and optional observers.
 
     Observers are attached to the reporter as soon as the document exists, so
     they see messages from parsing and from every transform alike.
