@@ -14,10 +14,9 @@ import path from 'node:path';
 
 import { projectRoot } from '../src/paths.js';
 import { readServeOutput } from '../test/support/listening.js';
-import { fmt, median } from './support.js';
+import { benchArgs, fmt, median } from './support.js';
 
-const runsArg = process.argv.indexOf('--runs');
-const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 5;
+const RUNS = benchArgs({ numbers: ['runs'] }).number('runs', 5, { min: 1, whole: true });
 const COLD_RUNS = Math.max(1, Math.min(3, RUNS));
 const BINARY = path.join(projectRoot, 'dist', 'binary', 'rst2');
 const top = fs.mkdtempSync(path.join(os.tmpdir(), 'rst2-bench-binary-'));

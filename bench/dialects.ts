@@ -17,11 +17,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/log.js';
 import { projectRoot } from '../src/paths.js';
-import { startServer } from '../src/server.js';
-import { ensureDebianPackages, writeTemp } from './support.js';
+import { benchArgs, ensureDebianPackages, startInProcess } from './support.js';
 
 const SOURCES = '/usr/share/doc/python3.11/html/_sources';
 const UNKNOWN = /^Unknown (interpreted text role|directive type) "([^"]+)"/;
@@ -135,11 +133,10 @@ async function main(): Promise<void> {
   ensureDebianPackages(SOURCES, ['python3.11-doc']);
   ensureDebianPackages('/usr/lib/python3/dist-packages/readme_renderer', ['python3-readme-renderer']);
   ensureDebianPackages('/usr/lib/python3/dist-packages/sphinx', ['python3-sphinx']);
-  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', RST2_WORKERS: '2', RST2_LOG_LEVEL: 'warn', RST2_DATA_DIR: `${writeTemp('x', '')}.d`, RST2_QUEUE_LIMIT: '1000' });
-  const server = await startServer(config, createLogger('warn'));
+  const only = benchArgs({ positionals: 1 }).positionals[0];
+  const server = await startInProcess({ RST2_LOG_LEVEL: 'warn', RST2_QUEUE_LIMIT: '1000' }, createLogger('warn'));
   try {
     console.log(`# dialects, measured ${new Date().toISOString().slice(0, 10)}`);
-    const only = process.argv[2];
     if (only !== 'pypi') await sphinx(server.url);
     if (only !== 'sphinx') await pypi(server.url);
   } finally {

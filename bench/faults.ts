@@ -11,40 +11,30 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/log.js';
-import { startServer, type RunningServer } from '../src/server.js';
+import type { RunningServer } from '../src/server.js';
 import { redisMissing, TestRedis } from '../test/support/redis.js';
 import { fillQueue, killMidJob, type EngineName } from './fault-cases.js';
 import { redisStopTable, stopRedisMidRun } from './redis-fault.js';
-import { fmt } from './support.js';
+import { benchArgs, fmt, startInProcess } from './support.js';
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i < 0 ? undefined : process.argv[i + 1];
-}
-
+const args = benchArgs({ strings: ['only'], numbers: ['flood', 'queue-limit', 'redis-phase', 'redis-clients', 'redis-timeout'] });
 const CASES = ['kill-python', 'kill-pdftex', 'queue-full', 'redis-stop'] as const;
 type Case = (typeof CASES)[number];
-const only = new Set((arg('only') ?? CASES.join(',')).split(',') as Case[]);
-const flood = Number(arg('flood') ?? 200);
-const queueLimit = Number(arg('queue-limit') ?? 8);
+const only = new Set(args.string('only', CASES.join(',')).split(',') as Case[]);
+const flood = args.number('flood', 200, { whole: true });
+const queueLimit = args.number('queue-limit', 8, { whole: true });
 /** Seconds of each redis-stop phase: before the kill, Redis down, after the restart. */
-const redisPhaseS = Number(arg('redis-phase') ?? 4);
-const redisClients = Number(arg('redis-clients') ?? 4);
-const redisTimeoutMs = Number(arg('redis-timeout') ?? 1000);
+const redisPhaseS = args.number('redis-phase', 4);
+const redisClients = args.number('redis-clients', 4, { min: 1, whole: true });
+const redisTimeoutMs = args.number('redis-timeout', 1000, { min: 1 });
 
 async function withServer<T>(env: Record<string, string>, fn: (s: RunningServer) => Promise<T>): Promise<T> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rst2-faults-'));
-  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', RST2_WORKERS: '2', RST2_TEX_WORKERS: '1', RST2_DATA_DIR: dataDir, RST2_LOG_LEVEL: 'silent', ...env });
-  const server = await startServer(config, createLogger(config.logLevel));
+  const server = await startInProcess({ RST2_TEX_WORKERS: '1', ...env });
   try {
     return await fn(server);
   } finally {
     await server.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

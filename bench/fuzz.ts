@@ -13,49 +13,30 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/log.js';
 import { projectRoot } from '../src/paths.js';
-import { startServer } from '../src/server.js';
 import { fuzz, inputAt } from './fuzz-lib.js';
 import { loadSeeds } from './fuzz-seeds.js';
-import { fmt } from './support.js';
+import { benchArgs, fmt, startInProcess } from './support.js';
 
-function flag(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i < 0) return fallback;
-  const value = Number(process.argv[i + 1]);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} takes a whole number`);
-  return value;
-}
-
-const count = flag('count', 10_000);
-const seed = flag('seed', 1);
-const concurrency = flag('concurrency', 3);
-const renderTimeoutMs = flag('render-timeout', 5000);
+const args = benchArgs({ numbers: ['count', 'seed', 'concurrency', 'render-timeout', 'show'], flags: ['fetch-seeds'] });
+const whole = { whole: true };
+const count = args.number('count', 10_000, whole);
+const seed = args.number('seed', 1, whole);
+const concurrency = args.number('concurrency', 3, whole);
+const renderTimeoutMs = args.number('render-timeout', 5000, whole);
 const outDir = path.join(projectRoot, 'test-output', 'fuzz');
 
 async function main(): Promise<void> {
   const { seeds, source } = loadSeeds((line) => console.error(line));
-  if (process.argv.includes('--fetch-seeds')) {
+  if (args.has('fetch-seeds')) {
     console.log(`seeds: ${seeds.length} (${source})`);
     return;
   }
-  if (process.argv.includes('--show')) {
-    process.stdout.write(inputAt(seed, flag('show', 0), seeds));
+  if (args.has('show')) {
+    process.stdout.write(inputAt(seed, args.number('show', 0, whole), seeds));
     return;
   }
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rst2-fuzz-'));
-  const config = loadConfig({
-    HOST: '127.0.0.1',
-    PORT: '0',
-    RST2_WORKERS: '2',
-    RST2_TEX_WORKERS: '1',
-    RST2_DATA_DIR: dataDir,
-    RST2_RENDER_TIMEOUT_MS: String(renderTimeoutMs),
-    RST2_LOG_LEVEL: 'silent',
-  });
-  const server = await startServer(config, createLogger(config.logLevel));
+  const server = await startInProcess({ RST2_TEX_WORKERS: '1', RST2_RENDER_TIMEOUT_MS: String(renderTimeoutMs) });
   // A job may wait for the one ahead of it (up to its deadline), then run to
   // its own, then its worker may need replacing: beyond that it is a hang.
   const deadlineMs = 3 * renderTimeoutMs + 15_000;
@@ -94,7 +75,6 @@ async function main(): Promise<void> {
     if (report.failures.length || !healthy) process.exitCode = 1;
   } finally {
     await server.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

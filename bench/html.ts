@@ -9,15 +9,13 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
-import { loadConfig } from '../src/config.js';
 import { PythonEngine } from '../src/engines/python/engine.js';
 import { createLogger } from '../src/log.js';
 import { paths, projectRoot } from '../src/paths.js';
-import { startServer } from '../src/server.js';
 import { smallDocument } from './documents.js';
-import { ensureDebianPackages, fmt, median, percentile, specificationText, writeTemp } from './support.js';
+import { benchArgs, ensureDebianPackages, fmt, median, percentile, specificationText, startInProcess, writeTemp } from './support.js';
 
-const quick = process.argv.includes('--quick');
+const quick = benchArgs({ flags: ['quick'] }).has('quick');
 const N = quick ? 20 : 100;
 const log = createLogger('warn');
 
@@ -91,9 +89,8 @@ async function main(): Promise<void> {
   rows.push(['worker ready (load Pyodide, bundle, warm-up render)', `${fmt(readyMs)} ms`, 'target < 2000 ms']);
   rows.push(['RSS per worker after a specification render', `${rssPerWorker.toFixed(0)} MB`, 'target < 150 MB']);
 
-  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', RST2_WORKERS: '2', RST2_LOG_LEVEL: 'warn', RST2_DATA_DIR: writeTemp('x', '') + '.d', RST2_QUEUE_LIMIT: '1000' });
   started = performance.now();
-  const server = await startServer(config, log);
+  const server = await startInProcess({ RST2_LOG_LEVEL: 'warn', RST2_QUEUE_LIMIT: '1000' }, log);
   rows.push(['server ready with 2 workers', `${fmt(performance.now() - started)} ms`, '']);
   try {
     // Small document: latency uncached, cached, and throughput against spawn-per-request.

@@ -22,26 +22,18 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import Koa from 'koa';
 
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/log.js';
-import { startServer, type RunningServer } from '../src/server.js';
+import type { RunningServer } from '../src/server.js';
 import { smallDocument } from './documents.js';
-import { specificationText } from './support.js';
+import { benchArgs, benchConfig, specificationText, startInProcess } from './support.js';
 import { startInstance } from './instance-process.js';
 import { lostTokens, operationTable, runMixedLoad, summarise, unexpected5xx, waitIdle } from './load-lib.js';
 
-function flag(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i < 0) return fallback;
-  const value = Number(process.argv[i + 1]);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} takes a positive number`);
-  return value;
-}
-
-const duration = flag('duration', 60);
-const connections = flag('connections', 32);
-const targetDuration = flag('target-duration', Math.min(10, duration));
-const texWorkers = flag('tex-workers', 1);
+const args = benchArgs({ numbers: ['duration', 'connections', 'target-duration', 'tex-workers'] });
+const positive = { min: Number.MIN_VALUE };
+const duration = args.number('duration', 60, positive);
+const connections = args.number('connections', 32, positive);
+const targetDuration = args.number('target-duration', Math.min(10, duration), positive);
+const texWorkers = args.number('tex-workers', 1, positive);
 const RST = { 'content-type': 'text/x-rst; charset=utf-8' };
 
 /** A Koa app that only answers a fixed body: the ceiling for any Koa endpoint here. */
@@ -77,21 +69,14 @@ async function engineThroughput(s: RunningServer, doc: string, concurrency: numb
 }
 
 async function main(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rst2-load-'));
-  const config = loadConfig({
-    HOST: '127.0.0.1',
-    PORT: '0',
-    RST2_WORKERS: '2',
-    RST2_TEX_WORKERS: String(texWorkers),
-    RST2_DATA_DIR: dataDir,
-    RST2_LOG_LEVEL: 'error',
-  });
+  const settings = { RST2_TEX_WORKERS: String(texWorkers), RST2_LOG_LEVEL: 'error' };
+  const config = benchConfig(settings);
   const failures: string[] = [];
   // The mixed run: one instance in its own process, 2 Pyodide workers.
   const instance = await startInstance({
     RST2_WORKERS: '2',
     RST2_TEX_WORKERS: String(texWorkers),
-    RST2_DATA_DIR: fs.mkdtempSync(path.join(dataDir, 'instance-')),
+    RST2_DATA_DIR: fs.mkdtempSync(path.join(config.dataDir, 'instance-')),
   });
   const withPdf = (await fetch(`${instance.url}/1.0/rst2/pdf?rst=x`)).status === 200;
   console.log(
@@ -130,8 +115,7 @@ async function main(): Promise<void> {
     await instance.stop();
   }
 
-  const log = createLogger(config.logLevel);
-  const server = await startServer(config, log);
+  const server = await startInProcess(settings);
   try {
     // (a) Cached HTML against a bare Koa endpoint with a body of the same size.
     const small = smallDocument();
@@ -174,7 +158,7 @@ async function main(): Promise<void> {
     console.log(`\nRSS at end: ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`);
   } finally {
     await server.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(config.dataDir, { recursive: true, force: true });
   }
   if (failures.length) {
     console.log(`\nFAILED: ${failures.join('; ')}`);

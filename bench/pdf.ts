@@ -22,7 +22,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { loadConfig } from '../src/config.js';
 import { PythonEngine } from '../src/engines/python/engine.js';
 import { MARKER } from '../src/engines/tex/format-dump.js';
 import { engineKey, formatName, BUILTIN_FORMATS_DIR } from '../src/engines/tex/format-name.js';
@@ -30,11 +29,10 @@ import { loadTexModule, runPdftex } from '../src/engines/tex/pdftex-run.js';
 import { readsAuxiliaryFiles } from '../src/engines/tex/rerun.js';
 import { createLogger } from '../src/log.js';
 import { paths } from '../src/paths.js';
-import { startServer } from '../src/server.js';
 import { tenPageDocument } from './documents.js';
-import { ensureDebianPackages, fmt, median, specificationText } from './support.js';
+import { benchArgs, ensureDebianPackages, fmt, median, specificationText, startInProcess } from './support.js';
 
-const quick = process.argv.includes('--quick');
+const quick = benchArgs({ flags: ['quick'] }).has('quick');
 const RUNS = quick ? 3 : 7;
 const log = createLogger('warn');
 
@@ -156,8 +154,7 @@ async function main(): Promise<void> {
   }
 
   // ------------------------------------------------------------ HTTP, uncached
-  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', RST2_WORKERS: '2', RST2_TEX_WORKERS: '2', RST2_LOG_LEVEL: 'warn', RST2_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'rst2-bench-')) });
-  const server = await startServer(config, log);
+  const server = await startInProcess({ RST2_TEX_WORKERS: '2', RST2_LOG_LEVEL: 'warn' }, log);
   const http: Array<[string, number[]]> = [];
   let cached = 0;
   try {

@@ -3,6 +3,11 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+import { loadConfig, type Config } from '../src/config.js';
+import { createLogger, type Logger } from '../src/log.js';
+import { startServer, type RunningServer } from '../src/server.js';
 
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -47,4 +52,65 @@ export function writeTemp(name: string, text: string): string {
   const file = path.join(dir, name);
   fs.writeFileSync(file, text);
   return file;
+}
+
+/**
+ * A benchmark's command-line options, read with node:util's parseArgs:
+ * `--name value` for numbers and strings, `--name` for flags. An option the
+ * benchmark does not know stops it, rather than being silently ignored.
+ */
+export function benchArgs(spec: { numbers?: readonly string[]; strings?: readonly string[]; flags?: readonly string[]; positionals?: number }) {
+  const options: Record<string, { type: 'string' | 'boolean' }> = {};
+  for (const name of [...(spec.numbers ?? []), ...(spec.strings ?? [])]) options[name] = { type: 'string' };
+  for (const name of spec.flags ?? []) options[name] = { type: 'boolean' };
+  const { values, positionals } = parseArgs({ options, strict: true, allowPositionals: (spec.positionals ?? 0) > 0 });
+  if (positionals.length > (spec.positionals ?? 0)) throw new Error(`at most ${spec.positionals ?? 0} arguments besides the options, got ${positionals.length}`);
+  return {
+    positionals,
+    /** The number given, or the fallback; `min` and `whole` are checked. */
+    number(name: string, fallback: number, check: { min?: number; whole?: boolean } = {}): number {
+      const raw = values[name];
+      if (typeof raw !== 'string') return fallback;
+      const value = Number(raw);
+      const { min = 0, whole = false } = check;
+      if (!Number.isFinite(value) || value < min || (whole && !Number.isInteger(value))) {
+        throw new Error(`--${name} takes a ${whole ? 'whole ' : ''}number of at least ${min}, got ${JSON.stringify(raw)}`);
+      }
+      return value;
+    },
+    string(name: string, fallback: string): string {
+      const raw = values[name];
+      return typeof raw === 'string' ? raw : fallback;
+    },
+    /** A flag, or a value option, was given. */
+    has(name: string): boolean {
+      return values[name] !== undefined && values[name] !== false;
+    },
+  };
+}
+
+/** The settings of a benchmark's in-process server: loopback, port 0, 2 Pyodide workers, a fresh data folder, quiet; `env` overrides. */
+export function benchConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    RST2_WORKERS: '2',
+    RST2_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'rst2-bench-')),
+    RST2_LOG_LEVEL: 'silent',
+    ...env,
+  });
+}
+
+/** The service in this process with benchConfig(env); close() stops it and removes its data folder. */
+export async function startInProcess(env: Record<string, string> = {}, log?: Logger): Promise<RunningServer & { config: Config }> {
+  const config = benchConfig(env);
+  const server = await startServer(config, log ?? createLogger(config.logLevel));
+  return {
+    ...server,
+    config,
+    async close(graceMs?: number) {
+      await server.close(graceMs);
+      fs.rmSync(config.dataDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -5,13 +5,14 @@
  * engines and settings, without a server.
  *
  * Exit status: 0 success; 1 a document error (or `check` found something) or
- * an engine failure; 2 a usage or configuration error.
+ * an engine failure; 2 a usage or configuration error. A ServiceError's
+ * status comes from the error catalogue (src/errors.ts).
  */
 import { UsageError } from './commands/args.js';
-import { check, ChoiceError, html, pdf, RENDER_USAGE } from './commands/render.js';
+import { check, html, pdf, RENDER_USAGE } from './commands/render.js';
 import { serve, SERVE_USAGE } from './commands/serve.js';
 import { ConfigError } from './config.js';
-import { ServiceError } from './http/errors.js';
+import { exitStatus, ServiceError } from './errors.js';
 
 const USAGE = `${SERVE_USAGE}\n${RENDER_USAGE.replace(/^usage: /, '       ')}`;
 
@@ -43,6 +44,13 @@ function fail(message: string, status: number): void {
   process.exitCode = status;
 }
 
+/** A coded failure: its exit status from the catalogue. */
+function failWith(err: ServiceError): void {
+  const status = exitStatus(err.code);
+  // A wrong option value reads like the usage errors: `rst2: unknown style "x"; choose one of ...`.
+  fail(status === 2 ? err.message.charAt(0).toLowerCase() + err.message.slice(1) : err.message, status);
+}
+
 // A reader that stops early (`rst2 html doc.rst | head`) is not an error.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
@@ -55,8 +63,8 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     if (err instanceof UsageError) fail(`${err.message}\n${USAGE}`, 2);
-    else if (err instanceof ChoiceError || err instanceof ConfigError) fail(err.message, 2);
-    else if (err instanceof ServiceError) fail(err.message, 1);
+    else if (err instanceof ConfigError) fail(err.message, 2);
+    else if (err instanceof ServiceError) failWith(err);
     else if (process.argv[2] === 'serve' || process.argv[2] === undefined) fail(`cannot start: ${err instanceof Error ? err.message : String(err)}`, 1);
     else fail(err instanceof Error ? err.message : String(err), 1);
   },

@@ -1,29 +1,43 @@
 /**
- * What the routes ask for: a rendering of a document with options. Looks in
- * the render cache first, then runs the engines (docutils, and pdfTeX for
- * PDF), and remembers the result.
+ * The one rendering pipeline, for the routes and the command line alike: a
+ * rendering of a document with options. Looks in the render cache first,
+ * then runs the engines (docutils, and pdfTeX for PDF), and remembers the
+ * result. The command line passes NO_CACHE (cache/render-cache.ts).
  */
 import { createHash } from 'node:crypto';
 
 import type { Rendering, RenderCache } from './cache/render-cache.js';
-import { DEFAULT_DIALECT } from './dialects.js';
 import type { Document } from './documents/document.js';
 import type { CheckItem } from './engines/python/protocol.js';
 import type { LatexOptions, PythonEngine } from './engines/python/engine.js';
 import type { PdfEngine } from './engines/tex/pdf-engine.js';
 
-export type Operation = 'html' | 'pdf' | 'check';
+export type RenderOperation = 'html' | 'pdf' | 'check';
+
+/** Option values by name (the API's parameter names), already checked against the catalogue. */
+export type RenderOptions = Readonly<Record<string, string>>;
+
+/** The media type of each rendering. */
+export const RENDERED_TYPE = {
+  html: 'text/html; charset=utf-8',
+  pdf: 'application/pdf',
+  check: 'application/json; charset=utf-8',
+} as const satisfies Record<RenderOperation, string>;
 
 export interface RenderDeps {
   python: PythonEngine;
   pdf: PdfEngine;
   cache: RenderCache;
-  /** Changes whenever an engine or its settings change, so old renderings are not reused. */
-  engineVersion: string;
+  /**
+   * Mixed into every render key (and so every ETag): it changes whenever the
+   * service, docutils or pdfTeX change (versions.ts), so renderings made by
+   * older engines are never served.
+   */
+  renderKeySalt: string;
 }
 
-export function renderKey(engineVersion: string, op: Operation, options: Record<string, string | boolean>, doc: Document): string {
-  const canonical = JSON.stringify([engineVersion, op, Object.entries(options).sort(), doc.digest]);
+export function renderKey(renderKeySalt: string, op: RenderOperation, options: RenderOptions, doc: Document): string {
+  const canonical = JSON.stringify([renderKeySalt, op, Object.entries(options).sort(), doc.digest]);
   return createHash('sha256').update(canonical).digest('hex');
 }
 
@@ -40,14 +54,21 @@ export function fileName(title: string, extension: string): string {
 /** A rendering, and whether it came from the cache (for the X-Cache header). */
 export type Rendered = Rendering & { cache: 'hit' | 'miss' };
 
+function option(options: RenderOptions, name: string): string {
+  const value = options[name];
+  // The operation table gives every option its default before this point.
+  if (value === undefined) throw new Error(`the option ${name} is missing`);
+  return value;
+}
+
 export class Renderer {
   constructor(private readonly deps: RenderDeps) {}
 
-  key(op: Operation, options: Record<string, string | boolean>, doc: Document): string {
-    return renderKey(this.deps.engineVersion, op, options, doc);
+  key(op: RenderOperation, options: RenderOptions, doc: Document): string {
+    return renderKey(this.deps.renderKeySalt, op, options, doc);
   }
 
-  async render(key: string, op: Operation, options: Record<string, string | boolean>, doc: Document): Promise<Rendered> {
+  async render(key: string, op: RenderOperation, options: RenderOptions, doc: Document): Promise<Rendered> {
     const cached = await this.deps.cache.get(key);
     if (cached) return { ...cached, cache: 'hit' };
     const made = await this.make(op, options, doc);
@@ -55,27 +76,27 @@ export class Renderer {
     return { ...made, cache: 'miss' };
   }
 
-  private async make(op: Operation, options: Record<string, string | boolean>, doc: Document): Promise<Rendering> {
-    const dialect = String(options.dialect ?? DEFAULT_DIALECT);
+  private async make(op: RenderOperation, options: RenderOptions, doc: Document): Promise<Rendering> {
+    const dialect = option(options, 'dialect');
     switch (op) {
       case 'html': {
-        const out = await this.deps.python.renderHtml(doc.text, String(options.style), dialect);
-        return { body: Buffer.from(out.html, 'utf8'), type: 'text/html; charset=utf-8' };
+        const out = await this.deps.python.renderHtml(doc.text, option(options, 'style'), dialect);
+        return { body: Buffer.from(out.html, 'utf8'), type: RENDERED_TYPE.html };
       }
       case 'check': {
         const items: CheckItem[] = await this.deps.python.check(doc.text, dialect);
-        return { body: Buffer.from(JSON.stringify(items), 'utf8'), type: 'application/json; charset=utf-8' };
+        return { body: Buffer.from(JSON.stringify(items), 'utf8'), type: RENDERED_TYPE.check };
       }
       case 'pdf': {
         const latexOptions: LatexOptions = {
-          documentClass: String(options.class),
-          style: String(options.style),
-          useLatexToc: options.toc === true,
+          documentClass: option(options, 'class'),
+          style: option(options, 'style'),
+          useLatexToc: option(options, 'use-latex-toc') === 'yes',
           dialect,
         };
         const latex = await this.deps.python.renderLatex(doc.text, latexOptions);
         const pdf = await this.deps.pdf.compile(latex.latex, latex.format_preamble);
-        return { body: pdf, type: 'application/pdf', filename: fileName(latex.title, 'pdf') };
+        return { body: pdf, type: RENDERED_TYPE.pdf, filename: fileName(latex.title, 'pdf') };
       }
     }
   }

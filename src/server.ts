@@ -2,20 +2,17 @@
  * Builds the service from its parts (engines, store, cache, routes) and
  * starts or stops it; used by the CLI and by the tests alike.
  */
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 
 import Koa from 'koa';
 
 import type { Config } from './config.js';
+import { fetchPolicyOf } from './documents/fetch-uri.js';
 import { createPdfEngine, createPythonEngine } from './engines/create.js';
 import type { PythonEngine } from './engines/python/engine.js';
-import { snapshotKey } from './engines/python/snapshot.js';
 import { editorPage } from './http/editor.js';
 import type { PdfEngine } from './engines/tex/pdf-engine.js';
-import { ServiceError } from './http/errors.js';
 import { cors } from './http/cors.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { observe } from './http/observe.js';
@@ -23,10 +20,12 @@ import { buildRouter } from './http/routes.js';
 import { closeUnreadBodies } from './http/unread-body.js';
 import { createLogger, type Logger } from './log.js';
 import { Metrics } from './metrics.js';
-import { paths, projectRoot } from './paths.js';
+import { paths } from './paths.js';
+import { healthProbe, readinessProbe } from './probes.js';
 import { Renderer } from './renderer.js';
-import { createStorage } from './store/create.js';
+import { createStorage } from './storage.js';
 import { loadCatalogue } from './styles.js';
+import { readVersions } from './versions.js';
 
 export interface RunningServer {
   url: string;
@@ -37,45 +36,9 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
-const HEALTH_DOCUMENT = 'Health\n======\n\nrst2 is *rendering*.\n';
-const HEALTH_LATEX = '\\documentclass{article}\\begin{document}rst2 health\\end{document}\n';
-const HEALTH_TIMEOUT_MS = 10_000;
-const READY_STORE_TIMEOUT_MS = 2_000;
-
-function manifestKey(file: string): string {
-  try {
-    return String((JSON.parse(fs.readFileSync(file, 'utf8')) as { key?: string }).key ?? 'none');
-  } catch {
-    return 'none';
-  }
-}
-
-/** Our Python code changes what a page contains (e.g. what is escaped): its hash keeps older renderings out of the cache. */
-function pythonKey(): string {
-  try {
-    return snapshotKey({ bundlePath: paths.pythonBundle, pythonSources: paths.pythonSources, stylesDir: paths.styles });
-  } catch {
-    return 'none';
-  }
-}
-
-function engineVersion(): string {
-  const pkg = JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string };
-  return [pkg.version, manifestKey(path.join(projectRoot, 'wasm/python/manifest.json')), pythonKey(), manifestKey(path.join(paths.texDir, 'manifest.json'))].join('/');
-}
-
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout;
-  return Promise.race([
-    promise,
-    new Promise<T>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
-}
-
 export async function startServer(config: Config, log: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
   const catalogue = loadCatalogue(paths.styles);
+  const versions = readVersions();
   const storage = await createStorage(config, log);
   const { store } = storage;
   log.info('storage', storage.describe);
@@ -96,61 +59,19 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     { name: 'tex', stats: () => pdf.stats() },
   ], () => pdf.typesetStats());
   const cache = metrics.countingCache(storage.cache);
-  const renderer = new Renderer({ python, pdf, cache, engineVersion: engineVersion() });
+  const renderer = new Renderer({ python, pdf, cache, renderKeySalt: versions.renderKeySalt });
   let stopping = false;
-  // Liveness: can this process render? The token store is left to /ready:
-  // restarting the process would not bring an unreachable Redis back.
-  const health = async () => {
-    try {
-      const out = await within(python.renderHtml(HEALTH_DOCUMENT, 'default'), HEALTH_TIMEOUT_MS, 'the Python engine');
-      if (!out.html.includes('<em>rendering</em>')) throw new Error('the health document rendered wrongly');
-      if (pdf.available) {
-        const made = await within(pdf.compile(HEALTH_LATEX), HEALTH_TIMEOUT_MS, 'the TeX engine');
-        if (made.subarray(0, 5).toString('latin1') !== '%PDF-') throw new Error('the health PDF is not a PDF');
-      }
-    } catch (err) {
-      throw new ServiceError(503, 'unhealthy', `The service cannot render right now: ${err instanceof ServiceError ? err.code : err instanceof Error ? err.message : 'unknown'}.`, {
-        headers: { 'Retry-After': '5' },
-        cause: err,
-      });
-    }
-    return { status: 'ok', python: python.stats(), pdf: pdf.available ? pdf.stats() : { available: false } };
-  };
-
-  // Readiness is cheap (no rendering): a load balancer asks it often, and it
-  // turns false as soon as shutdown starts so traffic drains elsewhere.
-  const ready = async () => {
-    const problems: string[] = [];
-    if (stopping) problems.push('shutting down');
-    if (python.stats().ready === 0) problems.push('no Python worker is ready');
-    const tex = pdf.stats();
-    if (pdf.available && (!tex || tex.ready === 0)) problems.push('no TeX worker is ready');
-    try {
-      await within(store.ping(), READY_STORE_TIMEOUT_MS, 'the token store');
-    } catch (err) {
-      problems.push(`the token store is unreachable (${err instanceof Error ? err.message : 'unknown'})`);
-    }
-    if (problems.length > 0) {
-      throw new ServiceError(503, 'not_ready', `Not ready: ${problems.join('; ')}.`, { headers: { 'Retry-After': '2' }, details: { problems } });
-    }
-    return { status: 'ready' };
-  };
-
+  const probes = { python, pdf, store, stopping: () => stopping };
   const app = new Koa();
   const router = buildRouter({
     renderer,
     catalogue,
     store,
     maxBodyBytes: config.maxBodyBytes,
-    fetchPolicy: {
-      maxBytes: config.uriMaxBytes,
-      timeoutMs: config.uriTimeoutMs,
-      maxRedirects: config.uriMaxRedirects,
-      allowPrivate: config.allowPrivateUri,
-      allowLinkLocal: config.allowLinkLocalUri,
-    },
-    health,
-    ready,
+    fetchPolicy: fetchPolicyOf(config),
+    version: versions.service,
+    health: healthProbe(probes),
+    ready: readinessProbe(probes),
     metrics: () => metrics.text(),
   });
   app.use(closeUnreadBodies());

@@ -8,8 +8,14 @@ export interface Catalogue {
   latexClasses: readonly string[];
 }
 
-// docutils' LaTeX writer and our styles are tested with exactly these.
-export const LATEX_CLASSES = ['article', 'report', 'book', 'scrartcl', 'scrreprt', 'scrbook'] as const;
+/** The names in a list file: one a line, `#` starts a comment line. */
+export function namesListed(file: string): string[] {
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
+}
 
 function namesIn(dir: string, suffix: string): string[] {
   const names = fs
@@ -26,7 +32,8 @@ export function loadCatalogue(stylesDir: string): Catalogue {
   const catalogue = {
     htmlStyles: namesIn(path.join(stylesDir, 'html'), '.css'),
     latexStyles: namesIn(path.join(stylesDir, 'latex'), '.sty'),
-    latexClasses: [...LATEX_CLASSES],
+    // Shared with python/rst2/render.py, which refuses any other class.
+    latexClasses: namesListed(path.join(stylesDir, 'latex', 'classes.txt')),
   };
   if (!catalogue.htmlStyles.includes('default')) throw new Error(`no default HTML style in ${stylesDir}/html`);
   if (!catalogue.latexStyles.includes('default')) throw new Error(`no default LaTeX style in ${stylesDir}/latex`);

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import type { CheckItem } from '../src/engines/python/protocol.js';
 import { findActiveContent } from '../src/engines/tex/pdf-safety.js';
 import { paths, projectRoot } from '../src/paths.js';
 import { GOOD, haveTex } from './support/fixtures.js';
@@ -24,7 +25,6 @@ const BAD = `Title
 See Missing_.
 `;
 
-interface CheckItem { message: string; type: string; line: number | null; context: string }
 
 function rst2(args: string[], opts: { cwd: string; input?: string }): SpawnSyncReturns<Buffer> {
   const env = { ...process.env };

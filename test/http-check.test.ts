@@ -1,14 +1,8 @@
 import { expect } from 'chai';
 
+import type { CheckItem as Item } from '../src/engines/python/protocol.js';
 import type { RunningServer } from '../src/server.js';
 import { api, form, query, server } from './support/server.js';
-
-interface Item {
-  message: string;
-  type: string;
-  line: number | null;
-  context: string;
-}
 
 describe('syntax check over HTTP', () => {
   let s: RunningServer;

@@ -11,11 +11,11 @@ import { expect } from 'chai';
 
 import { ConfigError, loadConfig } from '../src/config.js';
 import { createLogger } from '../src/log.js';
-import { startServer, type RunningServer } from '../src/server.js';
+import type { RunningServer } from '../src/server.js';
 import { projectRoot } from '../src/paths.js';
 import { readServeOutput } from './support/listening.js';
 import { sample } from './support/metrics.js';
-import { form, server, tempDir } from './support/server.js';
+import { form, ownServer, server, tempDir } from './support/server.js';
 
 async function scrape(s: RunningServer): Promise<string> {
   const res = await fetch(`${s.url}/metrics`);
@@ -76,8 +76,7 @@ describe('ops: /metrics', () => {
 describe('ops: /ready', () => {
   it('is ready when the pools are warm and the store is reachable, and not when the store is gone', async () => {
     const dataDir = tempDir('ready');
-    const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', RST2_WORKERS: '1', RST2_TEX_WORKERS: '1', RST2_DATA_DIR: dataDir, RST2_LOG_LEVEL: 'silent' });
-    const s = await startServer(config, createLogger('silent'));
+    const s = await ownServer({ RST2_DATA_DIR: dataDir });
     try {
       const ok = await fetch(`${s.url}/ready`);
       const okBody: unknown = await ok.json();
@@ -103,8 +102,7 @@ describe('ops: /ready', () => {
 describe('ops: request ids and logs', () => {
   it('returns X-Request-Id, keeps a plain incoming id, and logs JSON lines carrying it', async () => {
     const lines: string[] = [];
-    const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', RST2_WORKERS: '1', RST2_TEX_WORKERS: '1', RST2_DATA_DIR: tempDir('log'), RST2_LOG_LEVEL: 'info' });
-    const s = await startServer(config, createLogger('info', (line) => lines.push(line)));
+    const s = await ownServer({ RST2_LOG_LEVEL: 'info' }, createLogger('info', (line) => lines.push(line)));
     try {
       const mine = `trace-${Date.now()}`;
       const res = await fetch(`${s.url}/1.0/rst2/check`, { ...form({ rst: 'Hello\n' }), headers: { 'X-Request-Id': mine } });

@@ -1,14 +1,10 @@
 import { expect } from 'chai';
 
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/log.js';
-import { startServer } from '../src/server.js';
-import { tempDir } from './support/server.js';
+import { ownServer } from './support/server.js';
 
 describe('graceful shutdown', () => {
   it('finishes a request in flight, then refuses new connections', async () => {
-    const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', RST2_WORKERS: '1', RST2_TEX_WORKERS: '1', RST2_DATA_DIR: tempDir('shutdown'), RST2_LOG_LEVEL: 'silent' });
-    const s = await startServer(config, createLogger('silent'));
+    const s = await ownServer();
     // A document that takes a noticeable time: many sections.
     const doc = Array.from({ length: 400 }, (_, i) => `Section ${i}\n${'='.repeat(12)}\n\nText *${i}*.\n`).join('\n');
     const inFlight = fetch(`${s.url}/1.0/rst2/html`, { method: 'POST', headers: { 'Content-Type': 'text/x-rst' }, body: doc });
@@ -30,8 +26,7 @@ describe('graceful shutdown', () => {
 
 describe('/health when the engine cannot render', () => {
   it('answers 503 with Retry-After', async () => {
-    const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', RST2_WORKERS: '1', RST2_TEX_WORKERS: '1', RST2_DATA_DIR: tempDir('health'), RST2_LOG_LEVEL: 'silent' });
-    const s = await startServer(config, createLogger('silent'));
+    const s = await ownServer();
     try {
       expect((await fetch(`${s.url}/health`)).status).to.equal(200);
       await s.python.close();

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { ServiceError } from '../src/http/errors.js';
+import { httpStatus, ServiceError } from '../src/errors.js';
 import { createLogger } from '../src/log.js';
 import { paths } from '../src/paths.js';
 import { TexEngine } from '../src/engines/tex/engine.js';
@@ -321,7 +321,7 @@ describe('the TeX engine pool', function () {
   it('ends a loop that prints nothing long before the deadline, and the next PDF renders', async () => {
     const started = Date.now();
     const err = await failure('\\documentclass{article}\\begin{document}\\def\\loop{\\loop}\\loop\\end{document}\n');
-    expect(err.status).to.equal(422);
+    expect(httpStatus(err.code)).to.equal(422);
     expect(err.code).to.equal('render_timeout');
     expect(err.message).to.include(`no progress on this document for ${STALL_MS} ms`);
     expect(Date.now() - started).to.be.below(TIMEOUT_MS / 2);
@@ -344,7 +344,7 @@ done\end{document}
 
   it('refuses a PDF with active content as 422 pdf_unsafe, naming what it found', async () => {
     const err = await failure('\\documentclass{article}\\pdfcatalog{/OpenAction <</S/JavaScript/JS(app.alert(1))>>}\\begin{document}x\\end{document}\n');
-    expect(err.status).to.equal(422);
+    expect(httpStatus(err.code)).to.equal(422);
     expect(err.code).to.equal('pdf_unsafe');
     expect(err.message).to.include('/S /JavaScript');
     expect(err.message).to.include('/JS');

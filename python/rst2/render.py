@@ -15,7 +15,11 @@ STYLES_DIR = os.environ.get("RST2_STYLES_DIR", "/rst2/styles")
 # module name, as docutils does for writers outside its package).
 LATEX_WRITER = latex_writer.__name__
 
-LATEX_CLASSES = ("article", "report", "book", "scrartcl", "scrreprt", "scrbook")
+def latex_classes():
+    """The classes a client may choose: latex/classes.txt, shared with the TypeScript side."""
+    with open(os.path.join(STYLES_DIR, "latex", "classes.txt"), encoding="utf-8") as listed:
+        lines = (line.strip() for line in listed)
+        return {line for line in lines if line and not line.startswith("#")}
 
 
 def _style_file(kind, name, suffix):
@@ -97,7 +101,7 @@ def render_latex(source, options=None):
 
 def _latex_settings(options):
     documentclass = options.get("class", "article")
-    if documentclass not in LATEX_CLASSES:
+    if documentclass not in latex_classes():
         raise ValueError("unknown LaTeX class %r" % documentclass)
     return {
         "documentclass": documentclass,

@@ -4,7 +4,7 @@ import unittest
 from rst2 import api
 from rst2.errors import DocumentError
 from rst2.latex_format import MARKER
-from rst2.render import LATEX_CLASSES, render_html, render_latex
+from rst2.render import latex_classes, render_html, render_latex
 
 
 class DocutilsCrashTest(unittest.TestCase):
@@ -169,7 +169,7 @@ class LatexFormatTest(unittest.TestCase):
 
     def test_one_preamble_per_class_and_style(self):
         seen = {}
-        for documentclass in LATEX_CLASSES:
+        for documentclass in sorted(latex_classes()):
             for style in ("default", "style2", "zope"):
                 first = render_latex(self.DOC, {"class": documentclass, "style": style})["format_preamble"]
                 other = render_latex("Other\n=====\n\n* list\n", {"class": documentclass, "style": style, "use_latex_toc": True})

@@ -10,3 +10,9 @@ export interface RenderCache {
   get(key: string): Promise<Rendering | undefined>;
   set(key: string, value: Rendering): Promise<void>;
 }
+
+/** For a caller that renders once (the command line): remembers nothing. */
+export const NO_CACHE: RenderCache = {
+  get: async () => undefined,
+  set: async () => {},
+};

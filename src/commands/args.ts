@@ -9,7 +9,7 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-export interface OptionSpec {
+export interface ArgSpec {
   /** `value` takes an argument; `flag` does not. */
   kind: 'value' | 'flag';
   /** A one-letter alias such as `o` for `-o`. */
@@ -22,7 +22,7 @@ export interface ParsedArgs {
   flags: Set<string>;
 }
 
-export function parseArgs(args: readonly string[], spec: Readonly<Record<string, OptionSpec>>): ParsedArgs {
+export function parseArgs(args: readonly string[], spec: Readonly<Record<string, ArgSpec>>): ParsedArgs {
   const parsed: ParsedArgs = { positionals: [], values: {}, flags: new Set() };
   const byShort = new Map(Object.entries(spec).flatMap(([name, s]) => (s.short ? [[s.short, name] as const] : [])));
   let onlyPositionals = false;

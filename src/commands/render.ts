@@ -1,22 +1,27 @@
 /**
  * `rst2 html`, `rst2 pdf` and `rst2 check`: the service's renderings on the
- * command line, with the same engines and settings but no HTTP server (one
- * worker per engine, timeouts from the environment as for the service).
+ * command line, through the same Renderer with the same engines and settings
+ * but no HTTP server and no cache (one worker per engine, timeouts from the
+ * environment as for the service).
  */
 import fs from 'node:fs';
 
-import { loadConfig, type Config } from '../config.js';
+import { NO_CACHE } from '../cache/render-cache.js';
+import { loadConfig } from '../config.js';
 import { DEFAULT_DIALECT, DIALECTS } from '../dialects.js';
-import type { PythonEngine } from '../engines/python/engine.js';
+import { makeDocument } from '../documents/document.js';
 import type { CheckItem } from '../engines/python/protocol.js';
 import { MissingPdfEngine } from '../engines/tex/missing-engine.js';
 import { createPdfEngine, createPythonEngine } from '../engines/create.js';
 import type { PdfEngine } from '../engines/tex/pdf-engine.js';
-import { ServiceError } from '../http/errors.js';
+import { Code, ServiceError } from '../errors.js';
 import { createLogger, type Logger, type LogLevel } from '../log.js';
+import { choose, OPTIONS, type OptionSpec } from '../options.js';
 import { paths } from '../paths.js';
+import { Renderer, type RenderOperation, type RenderOptions } from '../renderer.js';
 import { loadCatalogue } from '../styles.js';
-import { parseArgs, UsageError, type OptionSpec } from './args.js';
+import { readVersions } from '../versions.js';
+import { parseArgs, UsageError, type ArgSpec } from './args.js';
 
 export const RENDER_USAGE = [
   'usage: rst2 html FILE [--style S] [--dialect D] [-o OUT]',
@@ -25,11 +30,6 @@ export const RENDER_USAGE = [
   `FILE may be - for standard input. D is one of ${DIALECTS.join(', ')} (default ${DEFAULT_DIALECT}).`,
 ].join('\n');
 
-/** An option value outside the allowed names: reported with the valid ones, exit 2. */
-export class ChoiceError extends Error {
-  override name = 'ChoiceError';
-}
-
 // Show "starting engines..." only when the warm-up is noticeable.
 const PROGRESS_AFTER_MS = 300;
 
@@ -37,11 +37,7 @@ interface Output {
   write(data: string | Buffer): Promise<void>;
 }
 
-function chosen(value: string | undefined, what: string, allowed: readonly string[], fallback: string): string {
-  if (value === undefined) return fallback;
-  if (!allowed.includes(value)) throw new ChoiceError(`unknown ${what} ${JSON.stringify(value)}; choose one of ${allowed.join(', ')}`);
-  return value;
-}
+const FORMAT: OptionSpec = { name: 'format', description: 'How check prints its findings.', values: () => ['text', 'json'], default: 'text', code: Code.unknown_format };
 
 function oneFile(positionals: string[]): string {
   if (positionals.length === 0) throw new UsageError('missing FILE (use - for standard input)');
@@ -60,14 +56,14 @@ async function readSource(file: string): Promise<string> {
       bytes = await fs.promises.readFile(file);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      throw new ServiceError(400, 'unreadable', `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (err as Error).message}`);
+      throw new ServiceError(Code.unreadable, `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (err as Error).message}`);
     }
   }
   try {
     // The service refuses invalid UTF-8 rather than quietly replacing it; so does the CLI.
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
-    throw new ServiceError(400, 'invalid_utf8', `${file === '-' ? 'standard input' : file} is not valid UTF-8`);
+    throw new ServiceError(Code.invalid_utf8, `${file === '-' ? 'standard input' : file} is not valid UTF-8`);
   }
 }
 
@@ -84,7 +80,7 @@ function outputTo(out: string | undefined): Output {
       try {
         await fs.promises.writeFile(out, data);
       } catch (err) {
-        throw new ServiceError(500, 'unwritable', `cannot write ${out}: ${(err as Error).message}`);
+        throw new ServiceError(Code.unwritable, `cannot write ${out}: ${(err as Error).message}`);
       }
     },
   };
@@ -96,63 +92,42 @@ function cliLogger(env: NodeJS.ProcessEnv): Logger {
   return createLogger(level);
 }
 
-interface Engines {
-  python: PythonEngine;
-  pdf: PdfEngine;
-  close(): Promise<void>;
-}
-
-async function startEngines(config: Config, log: Logger, needPdf: boolean): Promise<Engines> {
-  const python = createPythonEngine(config, log, 1);
-  const pdf: PdfEngine = needPdf ? await createPdfEngine(config, log, 1) : new MissingPdfEngine('not needed for this command.');
-  const close = async () => {
-    await Promise.allSettled([python.close(), pdf.close()]);
-  };
-  const timer = setTimeout(() => process.stderr.write('rst2: starting engines...\n'), PROGRESS_AFTER_MS);
-  try {
-    await Promise.all([python.start(), pdf.start()]);
-  } catch (err) {
-    await close();
-    throw err;
-  } finally {
-    clearTimeout(timer);
-  }
-  return { python, pdf, close };
-}
-
-async function withEngines<T>(needPdf: boolean, run: (engines: Engines) => Promise<T>): Promise<T> {
+/** Starts the engines (pdfTeX only for a PDF), renders once through the Renderer, stops them. */
+async function render(op: RenderOperation, options: RenderOptions, source: string): Promise<Buffer> {
   // A one-shot command would exit before a format it asked for is made.
   const config = { ...loadConfig(process.env), texFormatBytes: 0 };
-  const engines = await startEngines(config, cliLogger(process.env), needPdf);
+  const log = cliLogger(process.env);
+  const python = createPythonEngine(config, log, 1);
+  const pdf: PdfEngine = op === 'pdf' ? await createPdfEngine(config, log, 1) : new MissingPdfEngine('not needed for this command.');
+  const timer = setTimeout(() => process.stderr.write('rst2: starting engines...\n'), PROGRESS_AFTER_MS);
   try {
-    return await run(engines);
+    await Promise.all([python.start(), pdf.start()]).finally(() => clearTimeout(timer));
+    const renderer = new Renderer({ python, pdf, cache: NO_CACHE, renderKeySalt: readVersions().renderKeySalt });
+    const document = makeDocument(source);
+    return (await renderer.render(renderer.key(op, options, document), op, options, document)).body;
   } finally {
-    await engines.close();
+    await Promise.allSettled([python.close(), pdf.close()]);
   }
 }
 
-const HTML_OPTIONS: Record<string, OptionSpec> = { style: { kind: 'value' }, dialect: { kind: 'value' }, output: { kind: 'value', short: 'o' } };
-const PDF_OPTIONS: Record<string, OptionSpec> = {
+const HTML_OPTIONS: Record<string, ArgSpec> = { style: { kind: 'value' }, dialect: { kind: 'value' }, output: { kind: 'value', short: 'o' } };
+const PDF_OPTIONS: Record<string, ArgSpec> = {
   class: { kind: 'value' },
   style: { kind: 'value' },
   toc: { kind: 'flag' },
   dialect: { kind: 'value' },
   output: { kind: 'value', short: 'o' },
 };
-const CHECK_OPTIONS: Record<string, OptionSpec> = { format: { kind: 'value' }, dialect: { kind: 'value' } };
-
-const dialectOf = (values: Record<string, string>) => chosen(values.dialect, 'dialect', DIALECTS, DEFAULT_DIALECT);
+const CHECK_OPTIONS: Record<string, ArgSpec> = { format: { kind: 'value' }, dialect: { kind: 'value' } };
 
 /** Returns the exit status. */
 export async function html(args: string[]): Promise<number> {
   const parsed = parseArgs(args, HTML_OPTIONS);
   const file = oneFile(parsed.positionals);
   const catalogue = loadCatalogue(paths.styles);
-  const style = chosen(parsed.values.style, 'style', catalogue.htmlStyles, 'default');
-  const dialect = dialectOf(parsed.values);
+  const options = { style: choose(OPTIONS.HtmlStyle, parsed.values.style, catalogue), dialect: choose(OPTIONS.Dialect, parsed.values.dialect, catalogue) };
   const source = await readSource(file);
-  const out = await withEngines(false, (e) => e.python.renderHtml(source, style, dialect));
-  await outputTo(parsed.values.output).write(out.html);
+  await outputTo(parsed.values.output).write(await render('html', options, source));
   return 0;
 }
 
@@ -160,19 +135,18 @@ export async function pdf(args: string[]): Promise<number> {
   const parsed = parseArgs(args, PDF_OPTIONS);
   const file = oneFile(parsed.positionals);
   const catalogue = loadCatalogue(paths.styles);
-  const documentClass = chosen(parsed.values.class, 'class', catalogue.latexClasses, 'article');
-  const style = chosen(parsed.values.style, 'style', catalogue.latexStyles, 'default');
-  const dialect = dialectOf(parsed.values);
+  const options = {
+    class: choose(OPTIONS.LatexClass, parsed.values.class, catalogue),
+    style: choose(OPTIONS.LatexStyle, parsed.values.style, catalogue),
+    'use-latex-toc': parsed.flags.has('toc') ? 'yes' : 'no',
+    dialect: choose(OPTIONS.Dialect, parsed.values.dialect, catalogue),
+  };
   const output = parsed.values.output;
   if ((output === undefined || output === '-') && process.stdout.isTTY) {
     throw new UsageError('will not write a PDF to a terminal; name a file with -o OUT (or redirect standard output)');
   }
   const source = await readSource(file);
-  const made = await withEngines(true, async (e) => {
-    const latex = await e.python.renderLatex(source, { documentClass, style, useLatexToc: parsed.flags.has('toc'), dialect });
-    return e.pdf.compile(latex.latex, latex.format_preamble);
-  });
-  await outputTo(output).write(made);
+  await outputTo(output).write(await render('pdf', options, source));
   return 0;
 }
 
@@ -184,10 +158,11 @@ export function formatCheck(file: string, items: readonly CheckItem[]): string {
 export async function check(args: string[]): Promise<number> {
   const parsed = parseArgs(args, CHECK_OPTIONS);
   const file = oneFile(parsed.positionals);
-  const format = chosen(parsed.values.format, 'format', ['text', 'json'], 'text');
-  const dialect = dialectOf(parsed.values);
+  const catalogue = loadCatalogue(paths.styles);
+  const format = choose(FORMAT, parsed.values.format, catalogue);
+  const options = { dialect: choose(OPTIONS.Dialect, parsed.values.dialect, catalogue) };
   const source = await readSource(file);
-  const items = await withEngines(false, (e) => e.python.check(source, dialect));
+  const items = JSON.parse((await render('check', options, source)).toString('utf8')) as CheckItem[];
   await writeStdout(format === 'json' ? JSON.stringify(items, null, 2) + '\n' : formatCheck(file, items));
   return items.length > 0 ? 1 : 0;
 }

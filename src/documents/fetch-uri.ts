@@ -11,7 +11,9 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
 import fetch, { type Response } from 'node-fetch';
-import { ServiceError } from '../http/errors.js';
+
+import type { Config } from '../config.js';
+import { Code, ServiceError } from '../errors.js';
 import { classifyAddress, describeAddressClass, isLinkLocalClass, mayConnect, type AddressAllowance, type AddressClass } from './address-policy.js';
 
 export interface FetchPolicy extends AddressAllowance {
@@ -21,14 +23,18 @@ export interface FetchPolicy extends AddressAllowance {
   allowPrivate: boolean;
 }
 
-/** What the service itself uses; tests and trusted setups pass their own. */
-export const SERVICE_FETCH_POLICY: Readonly<FetchPolicy> = Object.freeze({
-  maxBytes: 256_000,
-  timeoutMs: 10_000,
-  maxRedirects: 5,
-  allowPrivate: false,
-  allowLinkLocal: false,
-});
+/** The service's policy: its settings (RST2_URI_*, RST2_ALLOW_*_URI), read once in config.ts. */
+export function fetchPolicyOf(
+  config: Pick<Config, 'uriMaxBytes' | 'uriTimeoutMs' | 'uriMaxRedirects' | 'allowPrivateUri' | 'allowLinkLocalUri'>,
+): FetchPolicy {
+  return {
+    maxBytes: config.uriMaxBytes,
+    timeoutMs: config.uriTimeoutMs,
+    maxRedirects: config.uriMaxRedirects,
+    allowPrivate: config.allowPrivateUri,
+    allowLinkLocal: config.allowLinkLocalUri,
+  };
+}
 
 const REQUEST_HEADERS = {
   'User-Agent': 'rst2/0.1',
@@ -43,7 +49,7 @@ export type HopKind = 'uri' | 'redirect';
 function invalid(kind: HopKind, problem: string, cause?: unknown): ServiceError {
   const text =
     kind === 'uri' ? `The document URL ${problem}.` : `The document URL redirects to a URL that ${problem}.`;
-  return new ServiceError(400, 'uri_invalid', text, { cause });
+  return new ServiceError(Code.uri_invalid, text, { cause });
 }
 
 function forbiddenAddress(kind: HopKind, cls: AddressClass, resolved: boolean, allowance: AddressAllowance): ServiceError {
@@ -56,7 +62,7 @@ function forbiddenAddress(kind: HopKind, cls: AddressClass, resolved: boolean, a
     allowance.allowPrivate && isLinkLocalClass(cls)
       ? 'the service does not fetch documents from link-local or cloud metadata addresses'
       : 'the service only fetches documents from public addresses';
-  return new ServiceError(400, 'uri_forbidden_address', `${lead} ${what}; ${rule}.`, { details: { addressClass: cls } });
+  return new ServiceError(Code.uri_forbidden_address, `${lead} ${what}; ${rule}.`, { details: { addressClass: cls } });
 }
 
 function stripBrackets(hostname: string): string {
@@ -148,7 +154,7 @@ function discardBody(response: Response): void {
 
 async function readLimited(response: Response, maxBytes: number): Promise<Uint8Array> {
   const tooLarge = () =>
-    new ServiceError(413, 'uri_too_large', `The document at the URL is larger than the limit of ${maxBytes} bytes.`, {
+    new ServiceError(Code.uri_too_large, `The document at the URL is larger than the limit of ${maxBytes} bytes.`, {
       details: { maxBytes },
     });
   // With a content coding the header counts compressed bytes; the limit is on
@@ -179,7 +185,7 @@ function decodeUtf8(bytes: Uint8Array): string {
     // ignoreBOM defaults to false, which means the decoder drops a leading BOM.
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch (error) {
-    throw new ServiceError(400, 'uri_not_utf8', 'The document at the URL is not valid UTF-8 text.', { cause: error });
+    throw new ServiceError(Code.uri_not_utf8, 'The document at the URL is not valid UTF-8 text.', { cause: error });
   }
 }
 
@@ -229,9 +235,7 @@ export async function fetchDocument(uri: string, policy: FetchPolicy): Promise<{
       if (REDIRECT_STATUSES.has(response.status) && location !== null) {
         discardBody(response);
         if (redirects >= policy.maxRedirects) {
-          throw new ServiceError(
-            502,
-            'uri_too_many_redirects',
+          throw new ServiceError(Code.uri_too_many_redirects,
             `The document URL redirects more than ${policy.maxRedirects} times.`,
             { details: { maxRedirects: policy.maxRedirects } },
           );
@@ -243,9 +247,7 @@ export async function fetchDocument(uri: string, policy: FetchPolicy): Promise<{
 
       if (!response.ok) {
         discardBody(response);
-        throw new ServiceError(
-          502,
-          'uri_upstream_status',
+        throw new ServiceError(Code.uri_upstream_status,
           `The server of the document URL answered with HTTP status ${response.status}.`,
           { details: { upstreamStatus: response.status } },
         );
@@ -258,7 +260,7 @@ export async function fetchDocument(uri: string, policy: FetchPolicy): Promise<{
     if (error instanceof ServiceError) throw error;
     if (state.refused !== undefined) throw state.refused;
     if (state.timedOut) {
-      throw new ServiceError(504, 'uri_timeout', `Fetching the document URL took longer than ${policy.timeoutMs} ms.`, {
+      throw new ServiceError(Code.uri_timeout, `Fetching the document URL took longer than ${policy.timeoutMs} ms.`, {
         details: { timeoutMs: policy.timeoutMs },
         cause: error,
       });
@@ -268,7 +270,7 @@ export async function fetchDocument(uri: string, policy: FetchPolicy): Promise<{
       code !== undefined && DNS_FAILURES.has(code)
         ? 'its host name could not be resolved'
         : 'the connection to its server failed';
-    throw new ServiceError(502, 'uri_unreachable', `The document URL could not be fetched: ${problem}.`, {
+    throw new ServiceError(Code.uri_unreachable, `The document URL could not be fetched: ${problem}.`, {
       cause: error,
     });
   } finally {

@@ -11,7 +11,7 @@
  */
 import { Worker } from 'node:worker_threads';
 
-import { ServiceError } from '../http/errors.js';
+import { Code, ServiceError, type ErrorCode } from '../errors.js';
 import { errorFields, type Logger } from '../log.js';
 
 /** What a worker posts back. */
@@ -26,10 +26,9 @@ export interface HeapReport {
   heapBytes?: number;
 }
 
-/** A job's failure as a worker reports it: safe to show, plus a log-only detail. */
+/** A job's failure as a worker reports it: a catalogue code, a message safe to show, plus a log-only detail. */
 export interface JobFailure {
-  status: number;
-  code: string;
+  code: ErrorCode;
   message: string;
   detail?: string;
 }
@@ -49,6 +48,8 @@ export interface PoolOptions {
   timeoutMs: number;
   /** After a soft interrupt, how long the job may take to stop before its worker is terminated. */
   graceMs: number;
+  /** The first wait before restarting a worker that failed to start; it doubles each time (default 500 ms). */
+  startBackoffMs?: number;
   /** A job whose worker's progress counter stays still this long is ended as at its deadline; 0 or unset: never. */
   stallMs?: number;
   spawn: () => WorkerHandle;
@@ -92,7 +93,7 @@ interface Slot {
   predecessor?: Slot;
 }
 
-const RETRY_AFTER_SECONDS = '1';
+const shuttingDown = (): ServiceError => new ServiceError(Code.shutting_down, 'The service is shutting down.');
 
 export class WorkerPool {
   private readonly slots: Slot[] = [];
@@ -101,22 +102,24 @@ export class WorkerPool {
   private restarts = 0;
   private recycled = 0;
   private closed = false;
-  private readonly firstReady: Promise<void>;
-  private markFirstReady!: () => void;
-  private failFirstReady!: (err: Error) => void;
-  private everReady = 0;
+  /** What start() answers: settled once the pool can serve, or cannot at all. */
+  private readonly started: Promise<void>;
+  private markStarted!: () => void;
+  private failStart!: (err: Error) => void;
+  /** How many times a worker became ready, replacements included. */
+  private readyCount = 0;
 
   constructor(private readonly opts: PoolOptions) {
-    this.firstReady = new Promise((resolve, reject) => {
-      this.markFirstReady = resolve;
-      this.failFirstReady = reject;
+    this.started = new Promise((resolve, reject) => {
+      this.markStarted = resolve;
+      this.failStart = reject;
     });
   }
 
   /** Starts every worker; resolves once all are warm, rejects if one cannot start at all. */
   start(): Promise<void> {
     for (let i = 0; i < this.opts.size; i++) this.slots.push(this.spawnSlot({ startFailures: 0 }));
-    return this.firstReady;
+    return this.started;
   }
 
   stats(): PoolStats {
@@ -140,14 +143,12 @@ export class WorkerPool {
 
   run<T>(payload: unknown, transfer: readonly ArrayBuffer[] = []): Promise<T> {
     if (this.closed) {
-      return Promise.reject(new ServiceError(503, 'shutting_down', 'The service is shutting down.', { headers: { 'Retry-After': RETRY_AFTER_SECONDS } }));
+      return Promise.reject(shuttingDown());
     }
     const idle = this.slots.find((s) => s.state === 'ready');
     if (!idle && this.queue.length >= this.opts.queueLimit) {
       return Promise.reject(
-        new ServiceError(503, 'overloaded', `All ${this.opts.name} workers are busy and the queue is full; try again shortly.`, {
-          headers: { 'Retry-After': RETRY_AFTER_SECONDS },
-        }),
+        new ServiceError(Code.overloaded, `All ${this.opts.name} workers are busy and the queue is full; try again shortly.`),
       );
     }
     return new Promise<T>((resolve, reject) => {
@@ -168,12 +169,12 @@ export class WorkerPool {
   async close(): Promise<void> {
     this.closed = true;
     for (const job of this.queue.splice(0)) {
-      this.settle(job, new ServiceError(503, 'shutting_down', 'The service is shutting down.', { headers: { 'Retry-After': RETRY_AFTER_SECONDS } }));
+      this.settle(job, shuttingDown());
     }
     await Promise.all(
       this.slots.map(async (slot) => {
         slot.state = 'dead';
-        if (slot.job) this.settle(slot.job, new ServiceError(503, 'shutting_down', 'The service is shutting down.', { headers: { 'Retry-After': RETRY_AFTER_SECONDS } }));
+        if (slot.job) this.settle(slot.job, shuttingDown());
         await slot.handle.worker.terminate();
       }),
     );
@@ -204,7 +205,7 @@ export class WorkerPool {
       case 'ready': {
         slot.state = 'ready';
         slot.startFailures = 0;
-        if (++this.everReady >= this.opts.size) this.markFirstReady();
+        if (++this.readyCount >= this.opts.size) this.markStarted();
         const old = slot.predecessor;
         slot.predecessor = undefined;
         if (old?.state === 'ready') this.retire(old);
@@ -222,7 +223,7 @@ export class WorkerPool {
         if (msg.ok) this.settle(job, undefined, msg.value);
         else {
           if (msg.error.detail) this.opts.log.error(`${this.opts.name} job failed`, { code: msg.error.code, detail: msg.error.detail });
-          this.settle(job, new ServiceError(msg.error.status, msg.error.code, msg.error.message));
+          this.settle(job, new ServiceError(msg.error.code, msg.error.message));
         }
         if (this.overBudget(msg.heapBytes)) this.recycle(slot, msg.heapBytes!);
         if (slot.successor && slot.successor.state !== 'starting') this.retire(slot);
@@ -270,8 +271,8 @@ export class WorkerPool {
     if (slot.startFailures >= 2) {
       // Never leave start() hanging: with no warm worker at all the pool
       // cannot serve; with some, it serves while this one keeps retrying.
-      if (this.everReady === 0) this.failFirstReady(new Error(`${this.opts.name} workers cannot start: ${message.slice(0, 500)}`));
-      else this.markFirstReady();
+      if (this.readyCount === 0) this.failStart(new Error(`${this.opts.name} workers cannot start: ${message.slice(0, 500)}`));
+      else this.markStarted();
     }
     this.replace(slot, 'failed-start');
   }
@@ -332,9 +333,7 @@ export class WorkerPool {
     if (slot.job) {
       this.settle(
         slot.job,
-        new ServiceError(503, 'engine_crashed', `The ${this.opts.name} engine failed while rendering this document; it has been restarted, try again.`, {
-          headers: { 'Retry-After': RETRY_AFTER_SECONDS },
-        }),
+        new ServiceError(Code.engine_crashed, `The ${this.opts.name} engine failed while rendering this document; it has been restarted, try again.`),
       );
       slot.job = undefined;
     }
@@ -348,7 +347,7 @@ export class WorkerPool {
       return;
     }
     // Back off when workers cannot even start, so a broken install does not spin.
-    const delay = reason === 'failed-start' ? Math.min(30_000, 500 * 2 ** slot.startFailures) : 0;
+    const delay = reason === 'failed-start' ? Math.min(30_000, (this.opts.startBackoffMs ?? 500) * 2 ** slot.startFailures) : 0;
     setTimeout(() => {
       if (this.closed) return;
       const index = this.slots.indexOf(slot);

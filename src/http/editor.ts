@@ -11,8 +11,9 @@ import path from 'node:path';
 import type { Context, Next } from 'koa';
 
 import type { Logger } from '../log.js';
-import { ServiceError } from './errors.js';
+import { Code, ServiceError } from '../errors.js';
 import { etagMatches } from './etag.js';
+import { CACHE_CONTROL } from './operations.js';
 
 interface StaticFile {
   body: Buffer;
@@ -61,7 +62,7 @@ function readFiles(dir: string): Map<string, StaticFile> {
   };
   // The page names its assets by content hash, so they never change under a
   // name and can be cached for good; the page itself is revalidated.
-  add('/', path.join(dir, 'index.html'), 'no-cache', true);
+  add('/', path.join(dir, 'index.html'), CACHE_CONTROL.revalidate, true);
   const assets = path.join(dir, 'assets');
   for (const name of fs.readdirSync(assets)) add(`/assets/${name}`, path.join(assets, name), 'public, max-age=31536000, immutable', false);
   return files;
@@ -78,11 +79,12 @@ export function editorPage(dir: string, log: Logger) {
   return async (ctx: Context, next: Next): Promise<void> => {
     const file = files.get(ctx.path);
     if (!file) {
-      if (ctx.path === '/') throw new ServiceError(404, 'not_found', 'The editor page is not built on this server (npm run build builds it); the API lives under /1.0/rst2/.');
+      if (ctx.path === '/') throw new ServiceError(Code.not_found, 'The editor page is not built on this server (npm run build builds it); the API lives under /1.0/rst2/.');
       return next();
     }
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-      throw new ServiceError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; use GET, HEAD.`, { headers: { Allow: 'GET, HEAD' } });
+      ctx.set('Allow', 'GET, HEAD');
+      throw new ServiceError(Code.method_not_allowed, `${ctx.method} is not allowed on ${ctx.path}; use GET, HEAD.`);
     }
     // For metrics and logs: one series for the page, one for all assets.
     ctx.state.route = file.page ? '/' : '/assets/*';

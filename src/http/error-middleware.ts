@@ -1,14 +1,15 @@
 /**
  * The one place errors become responses: {"error":{"code","message",...}}
- * with the error's status and headers. Unexpected errors are logged with
- * their stack and answered with a generic 500; nothing internal leaks.
+ * with the status and Retry-After the catalogue gives the code. Unexpected
+ * errors are logged with their stack and answered with a generic 500;
+ * nothing internal leaks.
  */
 import { randomUUID } from 'node:crypto';
 
 import type { Context, Next } from 'koa';
 
 import { errorFields, type Logger } from '../log.js';
-import { isServiceError, ServiceError } from './errors.js';
+import { Code, httpStatus, isServiceError, retryAfter, ServiceError } from '../errors.js';
 
 // Set by a route before it failed; they describe a rendering, not an error.
 const SUCCESS_ONLY_HEADERS = ['ETag', 'Content-Disposition', 'X-Cache', 'Content-Security-Policy'];
@@ -17,8 +18,9 @@ function send(ctx: Context, err: ServiceError): void {
   for (const name of SUCCESS_ONLY_HEADERS) ctx.remove(name);
   // An error (a 503 above all) must never be kept by a cache in place of the document.
   ctx.set('Cache-Control', 'no-store');
-  ctx.status = err.status;
-  for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
+  ctx.status = httpStatus(err.code);
+  const seconds = retryAfter(err);
+  if (seconds !== undefined) ctx.set('Retry-After', String(seconds));
   ctx.type = 'application/json';
   ctx.body = { error: { code: err.code, message: err.message, ...err.details } };
 }
@@ -36,18 +38,18 @@ export function errorMiddleware(log: Logger) {
       await next();
       if (ctx.body === undefined || ctx.body === null) {
         // Routing answered with a bare status: give it the same JSON shape.
-        if (ctx.status === 404) send(ctx, new ServiceError(404, 'not_found', `There is no ${ctx.path}; the API lives under /1.0/rst2/.`));
+        if (ctx.status === 404) send(ctx, new ServiceError(Code.not_found, `There is no ${ctx.path}; the API lives under /1.0/rst2/.`));
         else if (ctx.status === 405) {
-          send(ctx, new ServiceError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; use ${ctx.response.get('Allow')}.`));
-        } else if (ctx.status === 501) send(ctx, new ServiceError(501, 'not_implemented', `${ctx.method} is not implemented.`));
+          send(ctx, new ServiceError(Code.method_not_allowed, `${ctx.method} is not allowed on ${ctx.path}; use ${ctx.response.get('Allow')}.`));
+        } else if (ctx.status === 501) send(ctx, new ServiceError(Code.not_implemented, `${ctx.method} is not implemented.`));
       }
     } catch (err) {
       if (isServiceError(err)) {
-        if (err.status >= 500) reqLog.warn('request failed', { code: err.code, ...(err.cause ? errorFields(err.cause) : {}) });
+        if (httpStatus(err.code) >= 500) reqLog.warn('request failed', { code: err.code, ...(err.cause ? errorFields(err.cause) : {}) });
         send(ctx, err);
       } else {
         reqLog.error('unexpected error', { method: ctx.method, path: ctx.path, ...errorFields(err) });
-        send(ctx, new ServiceError(500, 'internal', `Something went wrong inside the service; the request id is ${requestId}.`));
+        send(ctx, new ServiceError(Code.internal, `Something went wrong inside the service; the request id is ${requestId}.`));
       }
     }
   };

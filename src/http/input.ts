@@ -5,7 +5,7 @@
 import { makeDocument, TOKEN_PATTERN, type Document } from '../documents/document.js';
 import { fetchDocument, type FetchPolicy } from '../documents/fetch-uri.js';
 import type { TokenStore } from '../store/token-store.js';
-import { ServiceError } from './errors.js';
+import { Code, ServiceError } from '../errors.js';
 import type { Params } from './params.js';
 
 export type Source = 'rst' | 'uri' | 'token';
@@ -19,7 +19,7 @@ export interface InputDeps {
 export function checkKnown(params: Params, known: readonly string[]): void {
   for (const name of params.keys()) {
     if (!known.includes(name)) {
-      throw new ServiceError(400, 'unknown_parameter', `Unknown parameter "${name}"; this operation accepts ${known.map((k) => `"${k}"`).join(', ')}.`, {
+      throw new ServiceError(Code.unknown_parameter, `Unknown parameter "${name}"; this operation accepts ${known.map((k) => `"${k}"`).join(', ')}.`, {
         details: { parameter: name, accepted: known },
       });
     }
@@ -30,10 +30,10 @@ export async function resolveDocument(params: Params, sources: readonly Source[]
   const given = sources.filter((s) => params.has(s));
   const list = sources.map((s) => `"${s}"`).join(', ');
   if (given.length === 0) {
-    throw new ServiceError(400, 'input_missing', `Give the document as exactly one of ${list}.`, { details: { accepted: sources } });
+    throw new ServiceError(Code.input_missing, `Give the document as exactly one of ${list}.`, { details: { accepted: sources } });
   }
   if (given.length > 1) {
-    throw new ServiceError(400, 'input_ambiguous', `Give the document as exactly one of ${list}, not ${given.map((s) => `"${s}"`).join(' and ')}.`, {
+    throw new ServiceError(Code.input_ambiguous, `Give the document as exactly one of ${list}, not ${given.map((s) => `"${s}"`).join(' and ')}.`, {
       details: { given },
     });
   }
@@ -51,9 +51,9 @@ export async function resolveDocument(params: Params, sources: readonly Source[]
 
 /** The text stored under a token from a client: 400 when malformed, 404 when unknown. */
 export async function tokenText(store: TokenStore, token: string): Promise<string> {
-  if (!TOKEN_PATTERN.test(token)) throw new ServiceError(400, 'token_invalid', 'A token is 32 lowercase hexadecimal characters.');
+  if (!TOKEN_PATTERN.test(token)) throw new ServiceError(Code.token_invalid, 'A token is 32 lowercase hexadecimal characters.');
   const text = await loadToken(store, token);
-  if (text === undefined) throw new ServiceError(404, 'token_not_found', `No document is stored under the token ${token}.`);
+  if (text === undefined) throw new ServiceError(Code.token_not_found, `No document is stored under the token ${token}.`);
   return text;
 }
 
@@ -61,18 +61,6 @@ async function loadToken(store: TokenStore, token: string): Promise<string | und
   try {
     return await store.load(token);
   } catch (err) {
-    throw new ServiceError(503, 'store_unavailable', 'The token store cannot be reached right now.', { headers: { 'Retry-After': '5' }, cause: err });
+    throw new ServiceError(Code.store_unavailable, 'The token store cannot be reached right now.', { cause: err });
   }
-}
-
-/** A choice among names, e.g. a style: unknown names are a 400 listing the valid ones. */
-export function choice(params: Params, name: string, allowed: readonly string[], fallback: string): string {
-  const value = params.get(name);
-  if (value === undefined || value === '') return fallback;
-  if (!allowed.includes(value)) {
-    throw new ServiceError(400, `unknown_${name.replace(/-/g, '_')}`, `Unknown ${name} ${JSON.stringify(value.slice(0, 100))}; choose one of ${allowed.join(', ')}.`, {
-      details: { [name]: value.slice(0, 100), valid: allowed },
-    });
-  }
-  return value;
 }

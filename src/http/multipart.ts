@@ -16,7 +16,7 @@ import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
 
 import { bodyTooLarge } from './body-limit.js';
-import { ServiceError } from './errors.js';
+import { Code, ServiceError } from '../errors.js';
 
 /**
  * Only `rst` may be a file; a few more let a client get the clearer
@@ -36,7 +36,7 @@ const FORMIDABLE_FILE_TOO_LARGE = 1016;
 const SIZE_ERRORS: ReadonlySet<number> = new Set([FORMIDABLE_FIELDS_TOO_LARGE, FORMIDABLE_FILES_TOO_LARGE, FORMIDABLE_FILE_TOO_LARGE]);
 
 function badMultipart(message: string, cause: unknown, details?: Record<string, unknown>): ServiceError {
-  return new ServiceError(400, 'bad_multipart', message, { cause, details });
+  return new ServiceError(Code.bad_multipart, message, { cause, details });
 }
 
 function translate(err: Error, maxBytes: number): ServiceError {

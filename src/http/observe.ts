@@ -9,19 +9,11 @@ import type { Context, Next } from 'koa';
 
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
+import { operationOf } from './operations.js';
 
 // An id from a proxy or client is kept so one request can be followed across
 // systems, but only when it is short and plain: it goes into logs and headers.
 const INCOMING_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-export function operationOf(route: string | undefined): string {
-  if (!route) return 'unmatched';
-  const last = route.split('/').pop() ?? '';
-  if (last === 'styles' || last === 'classes') return 'list';
-  if (route === '/' || route === '/assets/*') return 'editor';
-  if (route.endsWith('/token/:token')) return 'token';
-  return ['html', 'pdf', 'check', 'token', 'health', 'ready', 'metrics', 'openapi.json'].includes(last) ? last.replace('.json', '') : 'other';
-}
 
 export function observe(log: Logger, metrics: Metrics) {
   return async (ctx: Context, next: Next): Promise<void> => {

@@ -8,8 +8,8 @@
  */
 import type { Context } from 'koa';
 
+import { Code, ServiceError } from '../errors.js';
 import { bodyTooLarge } from './body-limit.js';
-import { ServiceError } from './errors.js';
 import { readMultipart } from './multipart.js';
 
 export type Params = Map<string, string>;
@@ -20,7 +20,7 @@ function decodeUtf8(bytes: Uint8Array, what: string): string {
   try {
     return strictUtf8.decode(bytes);
   } catch {
-    throw new ServiceError(400, 'invalid_utf8', `${what} is not valid UTF-8.`);
+    throw new ServiceError(Code.invalid_utf8, `${what} is not valid UTF-8.`);
   }
 }
 
@@ -30,7 +30,7 @@ function percentDecode(text: string, what: string): string {
     const c = text.charCodeAt(i);
     if (c === 0x25 /* % */) {
       const hex = text.slice(i + 1, i + 3);
-      if (!/^[0-9a-fA-F]{2}$/.test(hex)) throw new ServiceError(400, 'bad_request', `${what} has a malformed percent-escape near ${JSON.stringify(text.slice(i, i + 3))}.`);
+      if (!/^[0-9a-fA-F]{2}$/.test(hex)) throw new ServiceError(Code.bad_request, `${what} has a malformed percent-escape near ${JSON.stringify(text.slice(i, i + 3))}.`);
       bytes.push(parseInt(hex, 16));
       i += 2;
     } else if (c === 0x2b /* + */) bytes.push(0x20);
@@ -69,7 +69,7 @@ async function readBody(ctx: Context, maxBytes: number): Promise<Buffer> {
 
 function addAll(params: Params, pairs: Iterable<[string, string]>): void {
   for (const [name, value] of pairs) {
-    if (params.has(name)) throw new ServiceError(400, 'duplicate_parameter', `The parameter "${name}" is given more than once.`, { details: { parameter: name } });
+    if (params.has(name)) throw new ServiceError(Code.duplicate_parameter, `The parameter "${name}" is given more than once.`, { details: { parameter: name } });
     params.set(name, value);
   }
 }
@@ -79,7 +79,7 @@ async function multipart(ctx: Context, maxBytes: number): Promise<Array<[string,
   for (const [name, value] of fields) {
     // formidable has already decoded fields, replacing invalid bytes with
     // U+FFFD; seeing one is our only sign that the client sent bad bytes.
-    if (value.includes('\uFFFD')) throw new ServiceError(400, 'invalid_utf8', `The form field "${name}" is not valid UTF-8.`);
+    if (value.includes('\uFFFD')) throw new ServiceError(Code.invalid_utf8, `The form field "${name}" is not valid UTF-8.`);
   }
   return [...fields, ...files.map(([name, bytes]): [string, string] => [name, decodeUtf8(bytes, `The uploaded file "${name}"`)])];
 }
@@ -96,15 +96,13 @@ export async function readParams(ctx: Context, maxBodyBytes: number): Promise<Pa
   else if (type === 'text/x-rst' || type === 'text/plain' || type === 'text/prs.fallenstein.rst') {
     const charset = (ctx.request.charset || 'utf-8').toLowerCase();
     if (charset !== 'utf-8' && charset !== 'utf8') {
-      throw new ServiceError(415, 'unsupported_charset', `Only UTF-8 bodies are accepted, not ${JSON.stringify(charset)}.`);
+      throw new ServiceError(Code.unsupported_charset, `Only UTF-8 bodies are accepted, not ${JSON.stringify(charset)}.`);
     }
     addAll(params, [['rst', decodeUtf8(await readBody(ctx, maxBodyBytes), 'The request body')]]);
   } else if (type === '' && Number(ctx.get('content-length') || 0) === 0) {
     // A POST with nothing in it: only the query string counts.
   } else {
-    throw new ServiceError(
-      415,
-      'unsupported_media_type',
+    throw new ServiceError(Code.unsupported_media_type,
       `POST bodies must be application/x-www-form-urlencoded, multipart/form-data, text/x-rst or text/plain, not ${JSON.stringify(type || 'none')}.`,
     );
   }

@@ -64,7 +64,8 @@ export function connectRedis(options: RedisConnectionOptions): Redis {
 /**
  * Connects once at start, waiting at most the timeout. A Redis that is down
  * at start does not stop the service (it keeps reconnecting): tokens answer
- * 503 and /health fails until it is reachable.
+ * 503 and /ready fails until it is reachable (/health renders and does not
+ * ask: restarting the process would not bring Redis back).
  */
 export async function firstConnect(client: Redis, log: Logger, name: string): Promise<void> {
   try {

@@ -4,7 +4,7 @@ export interface TokenStore {
   save(token: string, text: string): Promise<void>;
   /** The text, or undefined for a token never stored. */
   load(token: string): Promise<string | undefined>;
-  /** Throws when the store cannot be used now (for /health and /ready). */
+  /** Throws when the store cannot be used now (for /ready; /health leaves the store alone). */
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,158 +1,194 @@
 /**
- * The pool's recycling of workers whose heap passed the budget, with a fake
- * worker (test/support/fake-worker.ts) that reports whatever heap a job asks
- * for: no engine, so each case takes milliseconds.
+ * The worker pool with fake workers (real threads running
+ * support/fake-worker.ts): the queue limit, the deadline (soft interrupt and
+ * hard kill), a crash, the replacement, a failed start and the shutdown.
  */
 import { Worker } from 'node:worker_threads';
 
 import { expect } from 'chai';
 
-import { WorkerPool, type PoolStats } from '../../src/engines/worker-pool.js';
-import { ServiceError } from '../../src/http/errors.js';
+import { WorkerPool, type PoolOptions, type PoolStats } from '../../src/engines/worker-pool.js';
+import { Code, ServiceError } from '../../src/errors.js';
 import { createLogger } from '../../src/log.js';
-import type { FakeAnswer, FakeJob, FakeWorkerData } from '../support/fake-worker.js';
+import { rejectionCode } from './support/codes.js';
+import type { FakeJob, FakeWorkerData } from './support/fake-worker.js';
 
-const MiB = 1024 * 1024;
-const BUDGET = 100 * MiB;
-const OVER = 200 * MiB;
-const UNDER = 10 * MiB;
+const FAKE = new URL('./support/fake-worker.js', import.meta.url);
 
-interface Harness {
+interface Made {
   pool: WorkerPool;
-  /** Every worker thread the pool asked for, in order. */
-  threads: Worker[];
-  run(job: FakeJob): Promise<number>;
-  stats(): PoolStats;
+  log: Array<Record<string, unknown>>;
 }
 
-function harness(opts: { size?: number; budget?: number; boot?: (spawnIndex: number) => FakeWorkerData }): Harness {
-  const threads: Worker[] = [];
+const open: WorkerPool[] = [];
+
+function makePool(options: Partial<PoolOptions> & { start?: FakeWorkerData['start']; interruptible?: boolean; watched?: boolean } = {}): Made {
+  const log: Array<Record<string, unknown>> = [];
+  const { start = 'ready', interruptible = false, watched = false, ...rest } = options;
   const pool = new WorkerPool({
     name: 'fake',
-    size: opts.size ?? 1,
-    queueLimit: 16,
-    timeoutMs: 30_000,
-    graceMs: 0,
-    heapBudgetBytes: opts.budget,
-    log: createLogger('silent'),
-    timeoutError: () => new ServiceError(422, 'render_timeout', 'fake deadline'),
+    size: 1,
+    queueLimit: 4,
+    timeoutMs: 2000,
+    graceMs: 200,
+    startBackoffMs: 20,
+    log: createLogger('debug', (line) => log.push(JSON.parse(line) as Record<string, unknown>)),
+    timeoutError: (reason) => new ServiceError(Code.render_timeout, reason === 'stalled' ? 'no progress' : 'past the deadline'),
     spawn: () => {
-      const workerData = opts.boot?.(threads.length) ?? { bootMs: 0 };
-      const worker = new Worker(new URL('../support/fake-worker.js', import.meta.url), { workerData });
-      threads.push(worker);
-      return { worker };
+      const interrupt = interruptible ? new SharedArrayBuffer(4) : undefined;
+      const progress = watched ? new Int32Array(new SharedArrayBuffer(4)) : undefined;
+      const workerData: FakeWorkerData = { start, interrupt, progress };
+      const worker = new Worker(FAKE, { workerData });
+      return { worker, progress, ...(interrupt ? { interrupt: () => Atomics.store(new Int32Array(interrupt), 0, 2) } : {}) };
     },
+    ...rest,
   });
-  return {
-    pool,
-    threads,
-    run: async (job) => (await pool.run<FakeAnswer>(job)).threadId,
-    stats: () => pool.stats(),
-  };
+  open.push(pool);
+  return { pool, log };
 }
 
-async function until(what: string, probe: () => boolean, maxMs = 20_000): Promise<void> {
-  const end = Date.now() + maxMs;
-  while (!probe()) {
-    if (Date.now() > end) throw new Error(`${what}: not within ${maxMs} ms`);
-    await new Promise((r) => setTimeout(r, 5));
+const run = (pool: WorkerPool, job: FakeJob): Promise<unknown> => pool.run(job);
+
+async function until(what: string, test: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!test()) {
+    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 
-const exited = (worker: Worker) => new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+const warm = (stats: PoolStats, size: number) => stats.ready + stats.busy === size && stats.starting === 0;
 
-describe('worker pool: recycling a worker whose heap passed its budget', () => {
-  const open: WorkerPool[] = [];
-  const start = async (h: Harness) => {
-    open.push(h.pool);
-    await h.pool.start();
-    return h;
-  };
+describe('worker pool (fake workers)', function () {
+  this.timeout(10_000);
+
   afterEach(async () => {
     await Promise.all(open.splice(0).map((p) => p.close()));
   });
 
-  it('answers the job normally, then replaces the worker, counted as recycled and not as a restart', async () => {
-    const h = await start(harness({ budget: BUDGET }));
-    const first = h.threads[0]!;
-    const gone = exited(first);
-    expect(await h.run({ heapBytes: OVER })).to.equal(first.threadId);
-    expect(h.stats()).to.include({ recycled: 1, restarts: 0, size: 1 });
-    await gone;
-    await until('the successor warm', () => h.stats().ready === 1 && h.stats().starting === 0);
-    expect(h.threads).to.have.length(2);
-    expect(await h.run({ heapBytes: UNDER })).to.equal(h.threads[1]!.threadId);
-    expect(h.stats()).to.include({ recycled: 1, restarts: 0, size: 1 });
+  it('starts every worker and answers jobs with their values', async () => {
+    const { pool } = makePool({ size: 2 });
+    await pool.start();
+    expect(pool.stats()).to.include({ size: 2, ready: 2, busy: 0, queued: 0, restarts: 0 });
+    expect(await Promise.all([run(pool, { do: 'echo', value: 1 }), run(pool, { do: 'echo', value: { two: 2 } })])).to.deep.equal([1, { two: 2 }]);
   });
 
-  it('keeps serving with the old worker while the successor boots, so no job waits for it', async () => {
-    const h = await start(harness({ budget: BUDGET, boot: (n) => ({ bootMs: n === 0 ? 0 : 1500 }) }));
-    const old = h.threads[0]!.threadId;
-    await h.run({ heapBytes: OVER });
-    // Two more jobs while the successor is still booting: both on the old worker.
-    for (let i = 0; i < 2; i++) {
-      expect(await h.run({ heapBytes: OVER })).to.equal(old);
-      expect(h.stats().starting, 'the successor was still booting when the job was answered').to.equal(1);
-    }
-    expect(h.threads, 'one successor, however many over-budget reports').to.have.length(2);
-    await exited(h.threads[0]!);
-    expect(await h.run({ heapBytes: UNDER })).to.equal(h.threads[1]!.threadId);
-    expect(h.stats()).to.include({ recycled: 1, restarts: 0, size: 1, starting: 0 });
+  it('passes a job failure on as a coded error, logging only its detail', async () => {
+    const { pool, log } = makePool();
+    await pool.start();
+    const failed = run(pool, { do: 'fail', code: Code.latex_failed, message: 'LaTeX could not typeset', detail: 'the whole TeX log' });
+    const err = await failed.catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(ServiceError);
+    expect(err).to.include({ code: 'latex_failed', message: 'LaTeX could not typeset' });
+    expect(log.find((l) => l.msg === 'fake job failed')).to.include({ code: 'latex_failed', detail: 'the whole TeX log' });
+    // The worker is fine and keeps serving.
+    expect(await run(pool, { do: 'echo', value: 'next' })).to.equal('next');
+    expect(pool.stats().restarts).to.equal(0);
   });
 
-  it('retires a busy old worker only once its job is answered', async () => {
-    const h = await start(harness({ budget: BUDGET, boot: (n) => ({ bootMs: n === 0 ? 0 : 100 }) }));
-    const old = h.threads[0]!.threadId;
-    await h.run({ heapBytes: OVER });
-    const long = h.run({ heapBytes: UNDER, workMs: 1000 });
-    await until('the successor warm', () => h.stats().starting === 0);
-    expect(h.stats().busy, 'the old worker still holds its job').to.equal(1);
-    expect(await long).to.equal(old);
-    await exited(h.threads[0]!);
-    expect(h.stats()).to.include({ size: 1, busy: 0, ready: 1 });
+  it('queues up to the limit, refuses beyond it with overloaded, then serves the queue in order', async () => {
+    const { pool } = makePool({ queueLimit: 2 });
+    await pool.start();
+    const busy = run(pool, { do: 'sleep', ms: 300, value: 'first' });
+    const queued = [run(pool, { do: 'echo', value: 'second' }), run(pool, { do: 'echo', value: 'third' })];
+    expect(pool.stats()).to.include({ busy: 1, queued: 2 });
+    expect(await rejectionCode(run(pool, { do: 'echo', value: 'refused' }))).to.equal('overloaded');
+    expect(await Promise.all([busy, ...queued])).to.deep.equal(['first', 'second', 'third']);
+    expect(pool.stats().queued).to.equal(0);
   });
 
-  it('other workers keep serving while one is recycled', async () => {
-    const h = await start(harness({ size: 2, budget: BUDGET, boot: (n) => ({ bootMs: n < 2 ? 0 : 1500 }) }));
-    const [a, b] = [h.threads[0]!.threadId, h.threads[1]!.threadId];
-    const slow = h.run({ heapBytes: OVER, workMs: 300 });
-    expect(await h.run({ heapBytes: UNDER })).to.equal(b);
-    expect(await slow).to.equal(a);
-    const answeredBy = await Promise.all([h.run({ heapBytes: UNDER, workMs: 100 }), h.run({ heapBytes: UNDER, workMs: 100 })]);
-    expect(answeredBy.sort()).to.deep.equal([a, b].sort());
-    expect(h.stats()).to.include({ size: 2, recycled: 1, starting: 1 });
+  it('with a queue limit of 0, refuses as soon as every worker is busy', async () => {
+    const { pool } = makePool({ queueLimit: 0 });
+    await pool.start();
+    const busy = run(pool, { do: 'sleep', ms: 100, value: 'ok' });
+    expect(await rejectionCode(run(pool, { do: 'echo', value: 'refused' }))).to.equal('overloaded');
+    expect(await busy).to.equal('ok');
   });
 
-  it('never recycles without a budget, with a budget of 0, or under the budget', async () => {
-    for (const budget of [undefined, 0, 2 * OVER]) {
-      const h = await start(harness({ budget }));
-      const only = h.threads[0]!.threadId;
-      for (let i = 0; i < 3; i++) expect(await h.run({ heapBytes: OVER })).to.equal(only);
-      expect(h.stats()).to.include({ recycled: 0, restarts: 0 });
-      expect(h.threads).to.have.length(1);
-    }
+  it('at the deadline, interrupts a job softly: the job fails, the worker stays', async () => {
+    const { pool } = makePool({ timeoutMs: 100, graceMs: 5000, interruptible: true });
+    await pool.start();
+    expect(await rejectionCode(run(pool, { do: 'spin' }))).to.equal('render_timeout');
+    expect(pool.stats()).to.include({ restarts: 0, ready: 1 });
+    expect(await run(pool, { do: 'echo', value: 'still here' })).to.equal('still here');
   });
 
-  it('a successor that cannot start leaves the old worker serving until one does', async () => {
-    const h = await start(harness({ budget: BUDGET, boot: (n) => ({ bootMs: 0, failStart: n === 1 }) }));
-    const old = h.threads[0]!.threadId;
-    await h.run({ heapBytes: OVER });
-    await until('the first successor failed', () => h.stats().restarts === 1);
-    expect(await h.run({ heapBytes: UNDER })).to.equal(old);
-    await until('a second successor warm', () => h.threads.length === 3 && h.stats().starting === 0, 30_000);
-    await until('the old worker retired', () => h.stats().ready === 1);
-    expect(await h.run({ heapBytes: UNDER })).to.equal(h.threads[2]!.threadId);
-    expect(h.stats()).to.include({ size: 1, recycled: 1, restarts: 1 });
+  it('kills a worker that does not stop at the deadline, fails its job with the timeout error, and replaces it', async () => {
+    const { pool, log } = makePool({ timeoutMs: 100 });
+    await pool.start();
+    const started = Date.now();
+    const err = await run(pool, { do: 'spin' }).catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(ServiceError).and.include({ code: 'render_timeout', message: 'past the deadline' });
+    expect(Date.now() - started).to.be.below(3000);
+    expect(log.some((l) => l.msg === 'fake job past its deadline: terminating worker')).to.equal(true);
+    await until('the replacement is ready', () => warm(pool.stats(), 1));
+    expect(pool.stats().restarts).to.equal(1);
+    expect(await run(pool, { do: 'echo', value: 'fresh' })).to.equal('fresh');
   });
 
-  it('an old worker that crashes while its successor boots is not replaced twice', async () => {
-    const h = await start(harness({ budget: BUDGET, boot: (n) => ({ bootMs: n === 0 ? 0 : 500 }) }));
-    await h.run({ heapBytes: OVER });
-    await h.threads[0]!.terminate();
-    await until('the crash seen', () => h.stats().restarts === 1);
-    await until('the successor warm', () => h.stats().starting === 0 && h.stats().ready === 1);
-    expect(h.threads, 'no third worker').to.have.length(2);
-    expect(await h.run({ heapBytes: UNDER })).to.equal(h.threads[1]!.threadId);
-    expect(h.stats()).to.include({ size: 1, recycled: 1, restarts: 1 });
+  it('ends a job whose worker makes no progress for stallMs, long before its deadline, and replaces the worker', async () => {
+    const { pool, log } = makePool({ timeoutMs: 8000, stallMs: 150, watched: true });
+    await pool.start();
+    const started = Date.now();
+    const err = await run(pool, { do: 'spin' }).catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(ServiceError).and.include({ code: 'render_timeout', message: 'no progress' });
+    expect(Date.now() - started).to.be.below(4000);
+    expect(log.some((l) => l.msg === 'fake job without progress for 150 ms: terminating worker')).to.equal(true);
+    await until('the replacement is ready', () => warm(pool.stats(), 1));
+    expect(pool.stats().restarts).to.equal(1);
+  });
+
+  it('lets a job that keeps making progress run past stallMs', async () => {
+    const { pool } = makePool({ timeoutMs: 8000, stallMs: 150, watched: true });
+    await pool.start();
+    expect(await run(pool, { do: 'tick', ms: 600, every: 20, value: 'done' })).to.equal('done');
+    expect(pool.stats().restarts).to.equal(0);
+  });
+
+  for (const how of ['exit', 'throw'] as const) {
+    it(`answers engine_crashed when a worker dies mid-job (${how}), logs it, and replaces the worker`, async () => {
+      const { pool, log } = makePool({ size: 2 });
+      await pool.start();
+      expect(await rejectionCode(run(pool, { do: how }))).to.equal('engine_crashed');
+      expect(log.some((l) => l.level === 'error' && /fake worker (exited|error)/.test(String(l.msg)))).to.equal(true);
+      await until('the pool is whole again', () => warm(pool.stats(), 2));
+      expect(pool.stats()).to.include({ size: 2, restarts: 1 });
+      expect(await Promise.all([run(pool, { do: 'echo', value: 'a' }), run(pool, { do: 'echo', value: 'b' })])).to.deep.equal(['a', 'b']);
+    });
+  }
+
+  it('serves the queue with the replacement when the busy worker crashes', async () => {
+    const { pool } = makePool();
+    await pool.start();
+    const crashed = run(pool, { do: 'exit' });
+    const waiting = run(pool, { do: 'echo', value: 'served by the replacement' });
+    expect(await rejectionCode(crashed)).to.equal('engine_crashed');
+    expect(await waiting).to.equal('served by the replacement');
+  });
+
+  it('fails start() when no worker can start at all', async () => {
+    const { pool } = makePool({ start: 'fail' });
+    const err = await pool.start().catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(Error);
+    expect((err as Error).message).to.include('fake workers cannot start').and.include('the fake worker cannot start');
+  });
+
+  it('counts a worker that exits while starting as a failed start', async () => {
+    const { pool, log } = makePool({ start: 'exit' });
+    const err = await pool.start().catch((e: unknown) => e);
+    expect((err as Error).message).to.include('exited with code 3 while starting');
+    expect(log.filter((l) => l.msg === 'fake worker failed to start').length).to.be.at.least(2);
+  });
+
+  it('on close, fails the running and the queued job with shutting_down, and refuses new ones', async () => {
+    const { pool } = makePool({ queueLimit: 4 });
+    await pool.start();
+    const running = rejectionCode(run(pool, { do: 'sleep', ms: 5000, value: 'never' }));
+    const queued = rejectionCode(run(pool, { do: 'echo', value: 'never' }));
+    await pool.close();
+    expect(await running).to.equal('shutting_down');
+    expect(await queued).to.equal('shutting_down');
+    expect(await rejectionCode(run(pool, { do: 'echo', value: 'late' }))).to.equal('shutting_down');
+    expect(pool.stats()).to.include({ ready: 0, busy: 0, queued: 0 });
   });
 });

@@ -3,6 +3,8 @@
  * returns what it asked for or throws an ApiError carrying the service's
  * JSON error (code and message), so callers show one kind of failure.
  */
+import type { CheckItem } from '../../src/engines/python/protocol.js';
+
 const API = '/1.0/rst2';
 
 export class ApiError extends Error {
@@ -16,12 +18,8 @@ export class ApiError extends Error {
   }
 }
 
-export interface CheckMessage {
-  message: string;
-  type: 'warning' | 'error' | 'severe' | string;
-  line: number | null;
-  context: string;
-}
+/** One problem `check` reports: the service's own type, so the page and the service cannot disagree. */
+export type CheckMessage = CheckItem;
 
 interface ErrorBody {
   error?: { code?: unknown; message?: unknown };

@@ -5,7 +5,7 @@
 import { Worker } from 'node:worker_threads';
 
 import { DEFAULT_DIALECT } from '../../dialects.js';
-import { ServiceError } from '../../http/errors.js';
+import { Code, ServiceError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { WorkerPool, type PoolStats } from '../worker-pool.js';
 import { ensureSnapshot } from './snapshot.js';
@@ -54,7 +54,7 @@ export class PythonEngine {
       graceMs: INTERRUPT_GRACE_MS,
       heapBudgetBytes: opts.heapBudgetBytes,
       log: opts.log,
-      timeoutError: () => new ServiceError(422, 'render_timeout', `The document took longer than ${opts.timeoutMs} ms to render.`),
+      timeoutError: () => new ServiceError(Code.render_timeout, `The document took longer than ${opts.timeoutMs} ms to render.`),
       spawn: () => {
         const interrupt = new SharedArrayBuffer(4);
         const workerData: PythonWorkerData = {

@@ -36,5 +36,6 @@ export interface LatexResult {
   /** The part of `latex` a format can hold (python/rst2/latex_format.py); null: typeset it plainly. */
   format_preamble: string | null;
 }
-export interface CheckItem { message: string; type: string; line: number | null; context: string }
+/** One problem `check` reports (docutils' system messages of level warning and above); the editor page reads the same type. */
+export interface CheckItem { message: string; type: 'warning' | 'error' | 'severe'; line: number | null; context: string }
 export interface CheckResult { messages: CheckItem[] }

@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 
+import { Code, documentErrorCode } from '../../errors.js';
 import { bootFromSnapshot, bootPlain } from './boot.js';
 import type { JobFailure, WorkerMessage } from '../worker-pool.js';
 import type { PythonJob, PythonWorkerData } from './protocol.js';
@@ -35,17 +36,6 @@ async function boot(): Promise<{ handle: Handle; heapBytes: () => number }> {
   return { handle, heapBytes: () => wasmHeapBytes(py) };
 }
 
-const STATUS: Record<string, number> = {
-  render_timeout: 422,
-  document_too_deep: 422,
-  document_too_large: 422,
-  output_too_large: 422,
-  images_unsupported: 422,
-  docutils_failed: 422,
-  // dialect=pypi: PyPI would refuse the description (rst2/dialects/pypi).
-  pypi_refused: 422,
-};
-
 function run(handle: Handle, job: PythonJob): { ok: true; value: unknown } | { ok: false; error: JobFailure } {
   Atomics.store(interrupt, 0, 0);
   let raw: string;
@@ -56,17 +46,19 @@ function run(handle: Handle, job: PythonJob): { ok: true; value: unknown } | { o
     // its message can be megabytes, so only a slice is logged.
     const text = err instanceof Error ? err.message : String(err);
     if (text.includes('KeyboardInterrupt')) {
-      return { ok: false, error: { status: 422, code: 'render_timeout', message: 'The document took too long to render.' } };
+      return { ok: false, error: { code: Code.render_timeout, message: 'The document took too long to render.' } };
     }
-    return { ok: false, error: { status: 500, code: 'render_failed', message: 'The renderer failed on this document.', detail: text.slice(-4000) } };
+    return { ok: false, error: { code: Code.render_failed, message: 'The renderer failed on this document.', detail: text.slice(-4000) } };
   }
   const out = JSON.parse(raw) as { ok: true; result: unknown } | { ok: false; code: string; message: string; trace: string | null };
   if (out.ok) return { ok: true, value: out.result };
-  const status = STATUS[out.code];
-  if (status === undefined) {
-    return { ok: false, error: { status: 500, code: 'render_failed', message: 'The renderer failed on this document.', detail: `${out.message}\n${out.trace ?? ''}` } };
+  // Python names the document's faults with catalogue codes; anything else
+  // (its `internal`, or a code we do not know) is a bug in the renderer.
+  const code = documentErrorCode(out.code);
+  if (code === undefined) {
+    return { ok: false, error: { code: Code.render_failed, message: 'The renderer failed on this document.', detail: `${out.message}\n${out.trace ?? ''}` } };
   }
-  return { ok: false, error: { status, code: out.code, message: out.message } };
+  return { ok: false, error: { code, message: out.message } };
 }
 
 try {

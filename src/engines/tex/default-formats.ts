@@ -8,15 +8,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+import { OPTIONS } from '../../options.js';
 import type { LatexOptions, PythonEngine } from '../python/engine.js';
 import { dumpFormat } from './format-dump.js';
 import { BUILTIN_FORMATS_DIR, FORMAT_SUFFIX, engineKey, formatName } from './format-name.js';
 import { loadTexModule } from './pdftex-instance.js';
 
-/** The request defaults (class article, style default), with and without LaTeX's contents. */
+const DEFAULT_CLASS_AND_STYLE = { documentClass: OPTIONS.LatexClass.default, style: OPTIONS.LatexStyle.default };
+
+/** The request defaults (class article, style default: options.ts), with and without LaTeX's contents. */
 export const DEFAULT_FORMAT_OPTIONS: readonly LatexOptions[] = [
-  { documentClass: 'article', style: 'default', useLatexToc: false },
-  { documentClass: 'article', style: 'default', useLatexToc: true },
+  { ...DEFAULT_CLASS_AND_STYLE, useLatexToc: false },
+  { ...DEFAULT_CLASS_AND_STYLE, useLatexToc: true },
 ];
 
 // Cached formats of earlier installs (other engines or styles) kept besides

@@ -6,7 +6,7 @@
  */
 import { Worker } from 'node:worker_threads';
 
-import { ServiceError } from '../../http/errors.js';
+import { Code, ServiceError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { WorkerPool, type PoolStats } from '../worker-pool.js';
 import { MARKER } from './format-dump.js';
@@ -60,8 +60,7 @@ export class TexEngine implements PdfEngine {
       log: this.opts.log,
       timeoutError: (reason) =>
         new ServiceError(
-          422,
-          'render_timeout',
+          Code.render_timeout,
           reason === 'stalled'
             ? `pdfTeX made no progress on this document for ${this.opts.stallMs} ms (a loop in the LaTeX?), so typesetting was stopped.`
             : `The document took longer than ${this.opts.timeoutMs} ms to typeset.`,
@@ -92,7 +91,7 @@ export class TexEngine implements PdfEngine {
   }
 
   async compile(latex: string, formatPreamble?: string | null): Promise<Buffer> {
-    if (!this.pool) throw new ServiceError(503, 'pdf_unavailable', 'The PDF engine is not started.', { headers: { 'Retry-After': '5' } });
+    if (!this.pool) throw new ServiceError(Code.pdf_unavailable, 'The PDF engine is not started.');
     const fits = formatPreamble && latex.startsWith(`${formatPreamble}${MARKER}\n`);
     const format = fits ? this.formats?.find(formatPreamble) : undefined;
     const reply = await this.pool.run<TexReply>({ latex, ...(format ? { format } : {}) } satisfies TexJob);

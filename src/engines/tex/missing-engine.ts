@@ -2,7 +2,7 @@
  * Stands in for pdfTeX when its build (wasm/tex) is not installed: every PDF
  * request gets a clear 503 instead of a crash, and the rest of the API works.
  */
-import { ServiceError } from '../../http/errors.js';
+import { Code, ServiceError } from '../../errors.js';
 import type { PdfEngine } from './pdf-engine.js';
 
 export class MissingPdfEngine implements PdfEngine {
@@ -13,7 +13,7 @@ export class MissingPdfEngine implements PdfEngine {
   async start(): Promise<void> {}
 
   async compile(): Promise<Buffer> {
-    throw new ServiceError(503, 'pdf_unavailable', `PDF rendering is not available on this server: ${this.reason}`, { headers: { 'Retry-After': '3600' } });
+    throw new ServiceError(Code.pdf_unavailable, `PDF rendering is not available on this server: ${this.reason}`, { retryAfterSeconds: 3600 });
   }
 
   stats(): undefined {

@@ -8,8 +8,10 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 
+import { Code } from '../../errors.js';
 import type { JobFailure, WorkerMessage } from '../worker-pool.js';
 import type { FormatRef } from './format-store.js';
+import { relevantLogLines } from './log-lines.js';
 import { findActiveContent } from './pdf-safety.js';
 import { prepareInstance, type TexInstance } from './pdftex-instance.js';
 import { runPdftex, type PdftexResult } from './pdftex-run.js';
@@ -41,21 +43,6 @@ const port = parentPort!;
 const onProgress = (): void => {
   Atomics.add(data.progress, 0, 1);
 };
-
-/** The lines of a TeX log that say what went wrong: each `!` error with its context. */
-export function relevantLogLines(log: string, max = 20): string {
-  const lines = log.split('\n');
-  const picked: string[] = [];
-  for (let i = 0; i < lines.length && picked.length < max; i++) {
-    if (lines[i]!.startsWith('!')) {
-      for (let j = i; j < Math.min(lines.length, i + 6) && picked.length < max; j++) {
-        picked.push(lines[j]!);
-        if (j > i && /^l\.\d+/.test(lines[j]!)) break;
-      }
-    }
-  }
-  return picked.join('\n');
-}
 
 let spare: Promise<TexInstance> | undefined;
 
@@ -114,8 +101,7 @@ async function compile(job: TexJob): Promise<{ ok: true; pdf: Uint8Array; runs: 
   return {
     ok: false,
     error: {
-      status: 422,
-      code: 'latex_failed',
+      code: Code.latex_failed,
       message: `LaTeX could not typeset this document${excerpt ? `:\n${excerpt}` : ` (pdfTeX exit code ${result.exitCode}).`}`,
       detail: result.log.slice(-4000),
     },
@@ -126,8 +112,7 @@ async function compile(job: TexJob): Promise<{ ok: true; pdf: Uint8Array; runs: 
 function unsafePdf(found: string[]): JobFailure {
   const shown = found.slice(0, 5).join('; ');
   return {
-    status: 422,
-    code: 'pdf_unsafe',
+    code: Code.pdf_unsafe,
     message: `The PDF made from this document would carry active content, so it is not served: ${shown}${found.length > 5 ? `; and ${found.length - 5} more` : ''}.`,
     detail: `active content in a PDF: ${found.join('; ')}`,
   };
@@ -172,7 +157,7 @@ try {
         type: 'done',
         id: msg.id,
         ok: false,
-        error: { status: 500, code: 'pdf_failed', message: 'The PDF engine failed on this document.', detail: err instanceof Error ? err.stack : String(err) },
+        error: { code: Code.pdf_failed, message: 'The PDF engine failed on this document.', detail: err instanceof Error ? err.stack : String(err) },
       };
     }
     port.postMessage(reply);

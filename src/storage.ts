@@ -1,27 +1,29 @@
 /**
- * Picks the token store and the render cache from the configuration, the one
- * place that knows which implementations exist:
+ * Builds the two things that outlive a request, the token store (store/) and
+ * the render cache (cache/), from the configuration: the one place that
+ * knows which implementations exist and that they may share a Redis
+ * connection:
  * - no REDIS_URL: tokens in the folder store, renderings in memory;
  * - REDIS_URL: tokens in Redis; renderings in memory and in Redis
  *   (RST2_REDIS_CACHE_URL, when set, puts them in another Redis).
  */
 import type { Redis } from 'ioredis';
 
-import { MemoryCache } from '../cache/memory-cache.js';
-import { RedisCache } from '../cache/redis-cache.js';
-import type { RenderCache } from '../cache/render-cache.js';
-import { TieredCache } from '../cache/tiered-cache.js';
-import type { Config } from '../config.js';
-import type { Logger } from '../log.js';
-import { FolderStore } from './folder-store.js';
-import { closeRedis, connectRedis, firstConnect } from './redis-connection.js';
-import { RedisStore } from './redis-store.js';
-import type { TokenStore } from './token-store.js';
+import { MemoryCache } from './cache/memory-cache.js';
+import { RedisCache } from './cache/redis-cache.js';
+import type { RenderCache } from './cache/render-cache.js';
+import { TieredCache } from './cache/tiered-cache.js';
+import type { Config } from './config.js';
+import type { Logger } from './log.js';
+import { FolderStore } from './store/folder-store.js';
+import { closeRedis, connectRedis, firstConnect } from './store/redis-connection.js';
+import { RedisStore } from './store/redis-store.js';
+import type { TokenStore } from './store/token-store.js';
 
 export interface Storage {
   store: TokenStore;
   cache: RenderCache;
-  /** What the log and /health may say about where things live. */
+  /** Where things live, for the start-up log line. */
   describe: { tokens: 'folder' | 'redis'; cache: 'memory' | 'memory+redis' };
   close(): Promise<void>;
 }

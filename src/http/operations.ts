@@ -1,0 +1,343 @@
+/**
+ * The operation table: every path the service answers, with its methods,
+ * inputs, options, response media type, cache policy and the error codes its
+ * parts can give. The router (routes.ts) registers its handlers from it and
+ * the OpenAPI builder (openapi.ts) describes it, so an option or a code is
+ * added in one place and the description cannot drift from the routes.
+ */
+import { TOKEN_PATTERN } from '../documents/document.js';
+import { Code, type ErrorCode } from '../errors.js';
+import { OPTIONS, type OptionSpec } from '../options.js';
+import { RENDERED_TYPE, type RenderOperation } from '../renderer.js';
+import { RENDERED_HTML_CSP } from './csp.js';
+import type { Source } from './input.js';
+import type { JsonSchema } from './openapi-types.js';
+
+export const API_PREFIX = '/1.0/rst2';
+export const OPENAPI_PATH = '/1.0/openapi.json';
+
+export type Method = 'get' | 'post';
+
+/** Cache-Control values, by what the answer is. */
+export const CACHE_CONTROL = {
+  /** A token's text never changes, nor do renderings of it. */
+  immutable: 'public, max-age=86400',
+  /** Other inputs may change: clients revalidate with the ETag. */
+  revalidate: 'no-cache',
+  /** Lists and the description change with a deployment only. */
+  short: 'public, max-age=300',
+  /** Probes, metrics, and every error (see error-middleware.ts). */
+  none: 'no-store',
+} as const;
+
+/** What reading any request's parameters can answer (params.ts, input.ts). */
+export const PARAMETER_ERRORS: readonly ErrorCode[] = [Code.unknown_parameter, Code.duplicate_parameter, Code.invalid_utf8, Code.bad_request];
+/** ... and a POST's body besides. */
+export const BODY_ERRORS: readonly ErrorCode[] = [Code.bad_multipart, Code.body_too_large, Code.unsupported_media_type, Code.unsupported_charset];
+/** Choosing among `rst`, `uri`, `token`, and what each of them can give. */
+export const INPUT_ERRORS: readonly ErrorCode[] = [Code.input_missing, Code.input_ambiguous];
+export const SOURCE_ERRORS: Readonly<Record<Source, readonly ErrorCode[]>> = {
+  rst: [],
+  uri: [
+    Code.uri_invalid,
+    Code.uri_forbidden_address,
+    Code.uri_not_utf8,
+    Code.uri_too_large,
+    Code.uri_unreachable,
+    Code.uri_upstream_status,
+    Code.uri_too_many_redirects,
+    Code.uri_timeout,
+  ],
+  token: [Code.token_invalid, Code.token_not_found, Code.store_unavailable],
+};
+
+/** The engines behind an operation (their pool and their workers). */
+const POOL_ERRORS: readonly ErrorCode[] = [Code.overloaded, Code.engine_crashed, Code.shutting_down];
+const PYTHON_ERRORS: readonly ErrorCode[] = [
+  Code.render_timeout,
+  Code.document_too_deep,
+  Code.document_too_large,
+  Code.output_too_large,
+  Code.docutils_failed,
+  Code.render_failed,
+  ...POOL_ERRORS,
+];
+const PDF_ERRORS: readonly ErrorCode[] = [...PYTHON_ERRORS, Code.images_unsupported, Code.latex_failed, Code.pdf_unsafe, Code.pdf_failed, Code.pdf_unavailable];
+
+interface Common {
+  /** The OpenAPI path (`{name}` for a path parameter). */
+  path: string;
+  methods: readonly Method[];
+  /** Used in operation ids: get<Id>, post<Id>. */
+  id: string;
+  summary: string;
+  description?: string;
+  tag: 'render' | 'check' | 'tokens' | 'lists' | 'service';
+  /** The success answer. */
+  response: { media: string; description: string; schema?: JsonSchema };
+  /** Error codes beyond those of reading parameters and the document. */
+  errors: readonly ErrorCode[];
+}
+
+/** Renders a document given as one of `sources`; ETag, X-Cache, 304. */
+export interface RenderOperationEntry extends Common {
+  kind: 'render';
+  render: RenderOperation;
+  sources: readonly Source[];
+  options: readonly (OptionSpec & { component: string })[];
+  /** Headers set on every rendering, as they are. */
+  headers: Readonly<Record<string, string>>;
+  /** The rendering names itself in Content-Disposition. */
+  disposition: boolean;
+}
+
+/** Stores a document and answers its token. */
+export interface TokenOperationEntry extends Common {
+  kind: 'token';
+  sources: readonly Source[];
+}
+
+/** A list from the catalogue, as XML. */
+export interface ListOperationEntry extends Common {
+  kind: 'list';
+  container: 'styles' | 'classes';
+  item: 'style' | 'class';
+  names: OptionSpec['values'];
+}
+
+/** Everything else: handled by name in routes.ts (`page` by the editor middleware). */
+export interface ServiceOperationEntry extends Common {
+  kind: 'token-source' | 'health' | 'ready' | 'metrics' | 'description' | 'page';
+  cache: keyof typeof CACHE_CONTROL;
+  /** Response headers beyond X-Request-Id and Cache-Control, for the description. */
+  headers?: readonly string[];
+}
+
+export type OperationEntry = RenderOperationEntry | TokenOperationEntry | ListOperationEntry | ServiceOperationEntry;
+
+const options = <K extends keyof typeof OPTIONS>(...names: K[]) => names.map((name) => ({ ...OPTIONS[name], component: name }));
+
+/** A list from the catalogue, as the reference shows it. */
+function list(path: string, id: string, summary: string, container: ListOperationEntry['container'], item: ListOperationEntry['item'], names: ListOperationEntry['names']): ListOperationEntry {
+  const description = `\`<${container}><${item} name="…"/>…</${container}>\`, in the order to offer them (\`default\` first where there is one).`;
+  return { kind: 'list', path, methods: ['get'], id, summary, tag: 'lists', container, item, names, response: { media: 'application/xml; charset=utf-8', description }, errors: [] };
+}
+
+const TOKEN_SCHEMA: JsonSchema = { type: 'string', pattern: TOKEN_PATTERN.source };
+
+export const OPERATIONS: readonly OperationEntry[] = [
+  {
+    kind: 'render',
+    path: `${API_PREFIX}/html`,
+    methods: ['get', 'post'],
+    id: 'Html',
+    summary: 'Render HTML',
+    description:
+      "A complete HTML5 page with its stylesheet embedded; docutils' problem reports appear inside the page. " +
+      "With `dialect=pypi`, the page's body is the description exactly as PyPI would show it, or `422 pypi_refused` where PyPI would refuse it.",
+    tag: 'render',
+    render: 'html',
+    sources: ['rst', 'uri', 'token'],
+    options: options('HtmlStyle', 'Dialect'),
+    response: { media: RENDERED_TYPE.html, description: 'The HTML page.', schema: { type: 'string' } },
+    headers: { 'Content-Security-Policy': RENDERED_HTML_CSP },
+    disposition: false,
+    errors: [...PYTHON_ERRORS, Code.pypi_refused],
+  },
+  list(`${API_PREFIX}/html/styles`, 'ListHtmlStyles', 'List HTML styles', 'styles', 'style', (c) => c.htmlStyles),
+  {
+    kind: 'render',
+    path: `${API_PREFIX}/pdf`,
+    methods: ['get', 'post'],
+    id: 'Pdf',
+    summary: 'Render PDF',
+    description:
+      'docutils writes LaTeX, pdfTeX typesets it. Documents with images are `422 images_unsupported`. A PDF that would carry active content ' +
+      '(JavaScript, launch or file actions, non-web links, embedded files, forms) is not served: `422 pdf_unsafe`.',
+    tag: 'render',
+    render: 'pdf',
+    sources: ['rst', 'uri', 'token'],
+    options: options('LatexClass', 'LatexStyle', 'UseLatexToc', 'Dialect'),
+    response: { media: RENDERED_TYPE.pdf, description: 'The PDF, named after the document title.' },
+    headers: {},
+    disposition: true,
+    errors: [...PDF_ERRORS, Code.pypi_refused],
+  },
+  list(`${API_PREFIX}/pdf/classes`, 'ListLatexClasses', 'List LaTeX classes', 'classes', 'class', (c) => c.latexClasses),
+  list(`${API_PREFIX}/pdf/styles`, 'ListLatexStyles', 'List LaTeX styles', 'styles', 'style', (c) => c.latexStyles),
+  {
+    kind: 'token',
+    path: `${API_PREFIX}/token`,
+    methods: ['get', 'post'],
+    id: 'Token',
+    summary: 'Create a token',
+    description: 'Stores the document (for `uri`, what was fetched) under the first 128 bits of its SHA-256; the same document always gets the same token.',
+    tag: 'tokens',
+    sources: ['rst', 'uri'],
+    response: { media: 'text/plain; charset=utf-8', description: 'The token: 32 lowercase hexadecimal characters, no newline.', schema: TOKEN_SCHEMA },
+    errors: [Code.store_unavailable],
+  },
+  {
+    kind: 'render',
+    path: `${API_PREFIX}/check`,
+    methods: ['get', 'post'],
+    id: 'Check',
+    summary: 'Check syntax',
+    description:
+      "docutils' system messages of level warning and above, from parsing and transforms; `[]` when the document is correct. " +
+      'With `dialect=pypi`, every problem that would make PyPI refuse the description (the HTML writer runs too, as on PyPI), and `[]` exactly when PyPI accepts it.',
+    tag: 'check',
+    render: 'check',
+    // `token` is accepted too, so a shared document can be checked by its link.
+    sources: ['rst', 'uri', 'token'],
+    options: options('Dialect'),
+    response: {
+      media: RENDERED_TYPE.check,
+      description: 'The problems found (a document full of errors is still 200).',
+      schema: { type: 'array', items: { $ref: '#/components/schemas/CheckItem' } },
+    },
+    headers: {},
+    disposition: false,
+    errors: PYTHON_ERRORS,
+  },
+  {
+    kind: 'token-source',
+    path: `${API_PREFIX}/token/{token}`,
+    methods: ['get'],
+    id: 'TokenSource',
+    summary: "A token's stored document text (our addition, so a shared link can be edited again)",
+    tag: 'tokens',
+    cache: 'immutable',
+    headers: ['ETag'],
+    response: { media: 'text/x-rst; charset=utf-8', description: 'The document exactly as stored.', schema: { type: 'string' } },
+    errors: [Code.token_invalid, Code.token_not_found, Code.store_unavailable],
+  },
+  {
+    kind: 'page',
+    path: '/',
+    methods: ['get'],
+    id: 'Editor',
+    summary: 'The editor page (a browser application; its assets live under /assets/)',
+    tag: 'service',
+    cache: 'revalidate',
+    headers: ['Content-Security-Policy'],
+    response: { media: 'text/html; charset=utf-8', description: 'The editor page: CodeMirror source pane, live preview, problems list, PDF and share buttons.', schema: { type: 'string' } },
+    // Only on a server where the page was never built.
+    errors: [Code.not_found],
+  },
+  {
+    kind: 'health',
+    path: '/health',
+    methods: ['get'],
+    id: 'Health',
+    summary: 'Whether a document renders now',
+    tag: 'service',
+    cache: 'none',
+    response: {
+      media: 'application/json; charset=utf-8',
+      // Liveness only: restarting the process would not bring an unreachable token store back (see probes.ts).
+      description: 'A document rendered now: HTML, and PDF where pdfTeX is built. The token store is left to `/ready`.',
+      schema: { $ref: '#/components/schemas/Health' },
+    },
+    errors: [Code.unhealthy],
+  },
+  {
+    kind: 'ready',
+    path: '/ready',
+    methods: ['get'],
+    id: 'Ready',
+    summary: 'Whether this instance should take traffic (cheap; renders nothing)',
+    tag: 'service',
+    cache: 'none',
+    response: {
+      media: 'application/json; charset=utf-8',
+      description: 'A worker of each engine is warm and the token store is reachable.',
+      schema: { type: 'object', required: ['status'], additionalProperties: false, properties: { status: { type: 'string', const: 'ready' } } },
+    },
+    errors: [Code.not_ready],
+  },
+  {
+    kind: 'metrics',
+    path: '/metrics',
+    methods: ['get'],
+    id: 'Metrics',
+    summary: 'Prometheus metrics of this instance',
+    tag: 'service',
+    cache: 'none',
+    response: {
+      media: 'text/plain; version=0.0.4; charset=utf-8',
+      description: 'Prometheus text exposition format 0.0.4 (see the README, "Operations", for the series).',
+      schema: { type: 'string', pattern: '^# HELP rst2_' },
+    },
+    errors: [],
+  },
+  {
+    kind: 'description',
+    path: OPENAPI_PATH,
+    methods: ['get'],
+    id: 'OpenApi',
+    summary: 'This description',
+    tag: 'service',
+    cache: 'short',
+    headers: ['ETag', 'Access-Control-Allow-Origin'],
+    response: {
+      media: 'application/json; charset=utf-8',
+      description: 'The OpenAPI 3.1 description of the API.',
+      schema: {
+        type: 'object',
+        required: ['openapi', 'info', 'paths'],
+        properties: { openapi: { type: 'string', pattern: '^3\\.1\\.\\d+$' }, info: { type: 'object' }, paths: { type: 'object' } },
+      },
+    },
+    errors: [],
+  },
+];
+
+/** The names a document operation accepts: its sources, then its options. */
+export function acceptedParameters(op: RenderOperationEntry | TokenOperationEntry): string[] {
+  return [...op.sources, ...(op.kind === 'render' ? op.options.map((o) => o.name) : [])];
+}
+
+/** Every error code an operation can answer with, for one method. */
+export function operationErrors(op: OperationEntry, method: Method): ErrorCode[] {
+  const codes: ErrorCode[] = [];
+  if (op.kind === 'render' || op.kind === 'token') {
+    codes.push(...PARAMETER_ERRORS, ...INPUT_ERRORS, ...op.sources.flatMap((s) => SOURCE_ERRORS[s]));
+    if (op.kind === 'render') codes.push(...op.options.map((o) => o.code));
+    if (method === 'post') codes.push(...BODY_ERRORS);
+  } else if (op.kind === 'token-source') codes.push(...PARAMETER_ERRORS);
+  codes.push(...op.errors, Code.internal);
+  return [...new Set(codes)];
+}
+
+/** Koa's form of an OpenAPI path: `{token}` → `:token`. */
+export function routerPath(openApiPath: string): string {
+  return openApiPath.replace(/\{(\w+)\}/g, ':$1');
+}
+
+/** The `operation` label of the request metrics: the rendering, or what kind of answer. */
+function metricLabel(op: OperationEntry): string {
+  switch (op.kind) {
+    case 'render':
+      return op.render;
+    case 'token':
+    case 'token-source':
+      return 'token';
+    case 'description':
+      return 'openapi';
+    case 'page':
+      return 'editor';
+    default:
+      return op.kind;
+  }
+}
+
+const LABELS = new Map(OPERATIONS.map((op) => [routerPath(op.path), metricLabel(op)]));
+// The editor's assets are served next to its page (editor.ts).
+LABELS.set('/assets/*', 'editor');
+
+/** The metrics label of a matched route (Koa's form, `:token`); `unmatched` when nothing matched. */
+export function operationOf(route: string | undefined): string {
+  if (!route) return 'unmatched';
+  return LABELS.get(route) ?? 'other';
+}

@@ -1,0 +1,66 @@
+/**
+ * The options a rendering takes, and the one check of a chosen value. The
+ * HTTP operation table (src/http/operations.ts) lists which operation takes
+ * which, the OpenAPI description is built from them, and the command line
+ * checks its --style, --class and --format with the same choose().
+ *
+ * A new option is an entry in OPTIONS (its unknown_<name> code in
+ * errors.ts), its key in the options of the operations that take it
+ * (http/operations.ts), and its use in renderer.ts: the router, the
+ * parameter check, the OpenAPI description and the render key follow.
+ */
+import { DEFAULT_DIALECT, DIALECTS } from './dialects.js';
+import { Code, ServiceError, type ErrorCode } from './errors.js';
+import type { Catalogue } from './styles.js';
+
+export interface OptionSpec {
+  /** The parameter's name in the API (and the renderer's name for its value). */
+  name: string;
+  /** For the OpenAPI description: what the option does. */
+  description: string;
+  /** The values allowed, from the running catalogue where the list is the server's. */
+  values: (catalogue: Catalogue) => readonly string[];
+  default: string;
+  /** The error for a value outside `values`. */
+  code: ErrorCode;
+}
+
+const YES_NO = ['yes', 'no'] as const;
+
+/** Keyed by the name of the OpenAPI parameter component built from each. */
+export const OPTIONS = {
+  HtmlStyle: { name: 'style', description: 'The HTML style.', values: (c) => c.htmlStyles, default: 'default', code: Code.unknown_style },
+  LatexStyle: { name: 'style', description: 'The LaTeX style.', values: (c) => c.latexStyles, default: 'default', code: Code.unknown_style },
+  LatexClass: { name: 'class', description: 'The LaTeX document class.', values: (c) => c.latexClasses, default: 'article', code: Code.unknown_class },
+  UseLatexToc: {
+    name: 'use-latex-toc',
+    description: "`yes` prints LaTeX's `\\tableofcontents` after the title.",
+    values: () => YES_NO,
+    default: 'no',
+    code: Code.unknown_use_latex_toc,
+  },
+  Dialect: {
+    name: 'dialect',
+    description:
+      'What the document is written for. `docutils`: plain docutils. `sphinx`: Sphinx\'s standard roles and directives are known ' +
+      '(references resolve within the document, autodoc and includes become placeholders). `pypi`: as PyPI renders a package ' +
+      'description with readme_renderer: any warning makes PyPI refuse it (`check` lists every such problem, `html` and `pdf` ' +
+      'answer `422 pypi_refused`), and the HTML keeps only what PyPI\'s allow-list lets through.',
+    values: () => DIALECTS,
+    default: DEFAULT_DIALECT,
+    code: Code.unknown_dialect,
+  },
+} as const satisfies Record<string, OptionSpec>;
+
+/** The chosen value: the default when none (or an empty one) is given, an error naming the valid ones when unknown. */
+export function choose(spec: OptionSpec, value: string | undefined, catalogue: Catalogue): string {
+  if (value === undefined || value === '') return spec.default;
+  const allowed = spec.values(catalogue);
+  if (!allowed.includes(value)) {
+    const shown = value.slice(0, 100);
+    throw new ServiceError(spec.code, `Unknown ${spec.name} ${JSON.stringify(shown)}; choose one of ${allowed.join(', ')}.`, {
+      details: { [spec.name]: shown, valid: allowed },
+    });
+  }
+  return value;
+}

@@ -1,0 +1,164 @@
+/**
+ * The error catalogue (src/errors.ts) against everything that repeats its
+ * codes: the README's table, the OpenAPI description's error answers, the
+ * Python side, and the rest of the source (where a code is `Code.x`, never a
+ * string of its own).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { expect } from 'chai';
+
+import { Code, documentErrorCode, ERRORS, exitStatus, httpCodes, httpStatus, isErrorCode, type ErrorCode } from '../../src/errors.js';
+import { buildOpenApi } from '../../src/http/openapi.js';
+import type { OpenApiDocument, Response } from '../../src/http/openapi-types.js';
+import { paths, projectRoot } from '../../src/paths.js';
+import { loadCatalogue } from '../../src/styles.js';
+
+const ALL = Object.keys(ERRORS) as ErrorCode[];
+
+function readmeSection(title: string): string {
+  const readme = fs.readFileSync(path.join(projectRoot, 'README.md'), 'utf8');
+  const start = readme.indexOf(`${title}\n`);
+  expect(start, title).to.be.greaterThan(-1);
+  const end = readme.indexOf('\n#', start + title.length);
+  return readme.slice(start, end < 0 ? undefined : end);
+}
+
+/** The README's error table as the catalogue would write it, row by row. */
+function expectedRow(code: ErrorCode): string {
+  const e = ERRORS[code];
+  const status = `${e.status}${e.retryAfter !== undefined ? `, \`Retry-After: ${e.retryAfter}\`` : ''}`;
+  return `| \`${code}\` | ${status} | ${(e.details ?? []).map((d) => `\`${d}\``).join(', ')} | ${e.meaning} |`;
+}
+
+function openApi(): OpenApiDocument {
+  return buildOpenApi({ version: '0.0.0-test', catalogue: loadCatalogue(paths.styles), maxBodyBytes: 1000, uriMaxBytes: 1000 });
+}
+
+/** Every error answer of the description, with where it is and its status. */
+function errorAnswers(doc: OpenApiDocument): Array<{ at: string; status: number; codes: string[]; response: Response }> {
+  const out: Array<{ at: string; status: number; codes: string[]; response: Response }> = [];
+  const codesOf = (response: Response): string[] | undefined => {
+    const schema = response.content?.['application/json']?.schema;
+    const narrowed = schema?.allOf?.[1]?.properties?.error?.properties?.code?.enum;
+    return narrowed?.map(String);
+  };
+  for (const [p, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      if (typeof op !== 'object' || op === null || !('responses' in op)) continue;
+      for (const [status, response] of Object.entries(op.responses)) {
+        if ('$ref' in response) continue;
+        const codes = codesOf(response);
+        if (codes) out.push({ at: `${method} ${p} ${status}`, status: Number(status), codes, response });
+      }
+    }
+  }
+  for (const [name, response] of Object.entries(doc.components.responses)) {
+    const codes = codesOf(response);
+    if (codes) out.push({ at: `components.responses.${name}`, status: httpStatus(codes[0] as ErrorCode), codes, response });
+  }
+  return out;
+}
+
+describe('the error catalogue', () => {
+  it('has snake_case codes, HTTP statuses of errors, and Retry-After only on 503s', () => {
+    for (const code of ALL) {
+      expect(code).to.match(/^[a-z][a-z0-9_]*$/);
+      const { status, retryAfter } = ERRORS[code];
+      if (status !== null) expect(status, code).to.be.within(400, 599);
+      if (retryAfter !== undefined) expect(status, code).to.equal(503);
+      if (status === 503) expect(retryAfter, `${code} needs a Retry-After`).to.be.a('number');
+    }
+  });
+
+  it('names every code by itself in Code, and knows its own codes only', () => {
+    for (const code of ALL) expect(Code[code]).to.equal(code);
+    expect(isErrorCode('overloaded')).to.equal(true);
+    expect(isErrorCode('toString')).to.equal(false);
+    expect(isErrorCode('no_such_code')).to.equal(false);
+  });
+
+  it('maps codes to statuses for the HTTP edge and to exit statuses for the command line', () => {
+    expect(httpStatus(Code.unknown_style)).to.equal(400);
+    expect(httpStatus(Code.overloaded)).to.equal(503);
+    // A command-line code reaching HTTP would be a bug.
+    expect(httpStatus(Code.unreadable)).to.equal(500);
+    expect(exitStatus(Code.unknown_style)).to.equal(2);
+    expect(exitStatus(Code.unknown_format)).to.equal(2);
+    expect(exitStatus(Code.unreadable)).to.equal(1);
+    expect(exitStatus(Code.images_unsupported)).to.equal(1);
+  });
+
+  it('takes from a worker only the codes of document errors', () => {
+    expect(documentErrorCode('images_unsupported')).to.equal('images_unsupported');
+    expect(documentErrorCode('render_timeout')).to.equal('render_timeout');
+    expect(documentErrorCode('internal')).to.equal(undefined);
+    expect(documentErrorCode('overloaded')).to.equal(undefined);
+    expect(documentErrorCode('made_up')).to.equal(undefined);
+  });
+
+  it("is the README's error table, row for row: no code missing, none invented", () => {
+    const section = readmeSection('### Errors');
+    const rows = section.split('\n').filter((line) => /^\| `[a-z_0-9]+` \|/.test(line));
+    const listed = rows.map((row) => row.slice(3, row.indexOf('`', 3)));
+    expect(listed.filter((c) => !isErrorCode(c)), 'codes in the README that the catalogue lacks').to.deep.equal([]);
+    expect(httpCodes().filter((c) => !listed.includes(c)), 'codes missing from the README').to.deep.equal([]);
+    expect(rows, `the README's table should read:\n${httpCodes().map(expectedRow).join('\n')}\n`).to.deep.equal(httpCodes().map(expectedRow));
+  });
+
+  it("names the command line's own codes in the README's command-line section", () => {
+    const section = readmeSection('## Command line');
+    for (const code of ALL.filter((c) => ERRORS[c].status === null)) expect(section, code).to.include(`\`${code}\``);
+  });
+
+  it('is what the OpenAPI description answers with: every code, none invented, each under its own status', () => {
+    const answers = errorAnswers(openApi());
+    const described = new Set(answers.flatMap((a) => a.codes));
+    expect([...described].filter((c) => !isErrorCode(c)), 'codes the description invents').to.deep.equal([]);
+    expect(httpCodes().filter((c) => !described.has(c)), 'codes the description misses').to.deep.equal([]);
+    for (const { at, status, codes, response } of answers) {
+      for (const code of codes) expect(httpStatus(code as ErrorCode), `${code} at ${at}`).to.equal(status);
+      const retry = codes.some((c) => ERRORS[c as ErrorCode].retryAfter !== undefined);
+      expect(Object.hasOwn(response.headers ?? {}, 'Retry-After'), `Retry-After at ${at}`).to.equal(retry);
+    }
+  });
+
+  it("describes every details field of the catalogue in the description's Error schema", () => {
+    const fields = openApi().components.schemas.Error!.properties!.error!.properties!;
+    for (const code of httpCodes()) for (const field of ERRORS[code].details ?? []) expect(fields, `${code}: ${field}`).to.have.property(field);
+  });
+
+  it('holds every code the Python side reports, as a document error (or internal, a bug)', () => {
+    const dir = path.join(projectRoot, 'python', 'rst2');
+    const found = new Set<string>();
+    for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.py'))) {
+      const text = fs.readFileSync(path.join(dir, file), 'utf8');
+      for (const m of text.matchAll(/(?:DocumentError|_failure)\(\s*"([a-z_0-9]+)"/g)) found.add(m[1]!);
+    }
+    expect(found.size, 'codes found in python/rst2').to.be.greaterThan(3);
+    for (const code of found) {
+      if (code === 'internal') continue;
+      expect(documentErrorCode(code), code).to.equal(code);
+    }
+  });
+
+  it('is the only file of src/ and web/ that spells a code as a string', () => {
+    const codes = new Set<string>(ALL);
+    const offenders: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(full);
+        else if (/\.c?ts$/.test(entry.name) && full !== path.join(projectRoot, 'src', 'errors.ts')) {
+          for (const m of fs.readFileSync(full, 'utf8').matchAll(/(['"])([a-z][a-z0-9_]*)\1/g)) {
+            if (codes.has(m[2]!)) offenders.push(`${path.relative(projectRoot, full)}: ${m[0]}`);
+          }
+        }
+      }
+    };
+    walk(path.join(projectRoot, 'src'));
+    walk(path.join(projectRoot, 'web', 'src'));
+    expect(offenders).to.deep.equal([]);
+  });
+});
