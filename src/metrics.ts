@@ -57,7 +57,8 @@ export class Metrics {
         const s = e.stats();
         if (!s) continue;
         g.set({ engine: e.name, state: 'busy' }, s.busy);
-        g.set({ engine: e.name, state: 'idle' }, s.ready - s.busy);
+        // 'ready' counts only workers waiting for a job: busy ones are apart.
+        g.set({ engine: e.name, state: 'idle' }, s.ready);
         g.set({ engine: e.name, state: 'starting' }, s.starting);
       }
     });

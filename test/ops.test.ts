@@ -64,7 +64,8 @@ describe('ops: /metrics', () => {
     const stats = s.python.stats();
     const busy = sample(text, 'rst2_engine_workers', { engine: 'python', state: 'busy' }) ?? -1;
     const idle = sample(text, 'rst2_engine_workers', { engine: 'python', state: 'idle' }) ?? -1;
-    expect(busy + idle).to.equal(stats.ready);
+    expect(idle).to.equal(stats.ready);
+    expect(busy).to.equal(stats.busy);
     expect(sample(text, 'rst2_engine_workers', { engine: 'tex', state: 'idle' })).to.be.a('number');
     expect(sample(text, 'rst2_engine_queue_depth', { engine: 'python' })).to.equal(0);
     expect(sample(text, 'rst2_engine_worker_restarts_total', { engine: 'python' })).to.equal(stats.restarts);
