@@ -3,24 +3,27 @@
  * `rst2:render:<key>`, written with an expiry so Redis memory stays bounded
  * by what was rendered within the TTL. Layout of a value:
  *
- *   [4 bytes: header length n, big-endian][n bytes: JSON {type, filename?}][body]
+ *   [4 bytes: header length n, big-endian][n bytes: JSON {type, filename?, replaced?}][body]
  *
  * One GET and one SET per rendering (a hash would need a second command for
  * the expiry), and the body is stored as raw bytes, not re-encoded.
  */
 import type { Redis } from 'ioredis';
 
-import type { RenderCache, Rendering } from './render-cache.js';
+import type { RenderCache, Rendering, Replaced } from './render-cache.js';
 
 export const RENDER_KEY_PREFIX = 'rst2:render:';
 
 interface Header {
   type: string;
   filename?: string;
+  replaced?: Replaced;
 }
 
 export function encodeRendering(value: Rendering): Buffer {
-  const header: Header = value.filename === undefined ? { type: value.type } : { type: value.type, filename: value.filename };
+  const header: Header = { type: value.type };
+  if (value.filename !== undefined) header.filename = value.filename;
+  if (value.replaced !== undefined) header.replaced = value.replaced;
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const length = Buffer.alloc(4);
   length.writeUInt32BE(json.length);
@@ -40,7 +43,22 @@ export function decodeRendering(raw: Buffer): Rendering | undefined {
   }
   if (typeof header.type !== 'string') return undefined;
   const body = Buffer.from(raw.subarray(4 + n));
-  return typeof header.filename === 'string' ? { body, type: header.type, filename: header.filename } : { body, type: header.type };
+  const rendering: Rendering = { body, type: header.type };
+  if (typeof header.filename === 'string') rendering.filename = header.filename;
+  const replaced = replacedOf(header.replaced);
+  if (replaced) rendering.replaced = replaced;
+  return rendering;
+}
+
+/** Only whole non-negative counts survive a round trip through Redis. */
+function replacedOf(value: unknown): Replaced | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const out: Replaced = {};
+  for (const kind of ['images', 'characters'] as const) {
+    const n = (value as Record<string, unknown>)[kind];
+    if (typeof n === 'number' && Number.isSafeInteger(n) && n > 0) out[kind] = n;
+  }
+  return Object.keys(out).length ? out : undefined;
 }
 
 export class RedisCache implements RenderCache {

@@ -4,7 +4,22 @@ export interface Rendering {
   type: string;
   /** For Content-Disposition (PDF). */
   filename?: string;
+  /**
+   * What the document asked for and could not have, so it was replaced by a
+   * visible placeholder (a PDF still renders). Cached with the rendering: a
+   * cache hit must say the same as the miss that made it.
+   */
+  replaced?: Replaced;
 }
+
+/** Counts of placeholders in a rendering; a count of 0 is left out. */
+export interface Replaced {
+  /** Images that could not be fetched, decoded or converted. */
+  images?: number;
+  /** Characters that no shipped font has. */
+  characters?: number;
+}
+
 
 export interface RenderCache {
   get(key: string): Promise<Rendering | undefined>;

@@ -5,11 +5,13 @@
  */
 import type { Context, Next } from 'koa';
 
+import { REPLACED_HEADERS } from './operations.js';
+
 /** `*`, a list of exact origins, or empty (no CORS headers at all). */
 export type CorsOrigins = '*' | readonly string[];
 
 // Headers a browser script may read; the others stay hidden by default.
-const EXPOSED = ['ETag', 'X-Request-Id', 'Content-Disposition', 'Retry-After', 'X-Cache'].join(', ');
+const EXPOSED = ['ETag', 'X-Request-Id', 'Content-Disposition', 'Retry-After', 'X-Cache', ...Object.values(REPLACED_HEADERS).map((h) => h.name)].join(', ');
 const ALLOWED_HEADERS = ['Content-Type', 'If-None-Match', 'X-Request-Id'].join(', ');
 const PREFLIGHT_MAX_AGE_S = '600';
 

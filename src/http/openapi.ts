@@ -19,6 +19,7 @@ import type { Source } from './input.js';
 import {
   CACHE_CONTROL,
   OPERATIONS,
+  REPLACED_HEADERS,
   operationErrors,
   type Method,
   type OperationEntry,
@@ -77,6 +78,10 @@ function renderHeaders(op: RenderOperationEntry): Record<string, Header | Refere
   const headers: Record<string, Header | Reference> = { ETag: ref('headers', 'ETag'), 'Cache-Control': ref('headers', 'RenderCacheControl'), 'X-Cache': ref('headers', 'XCache') };
   for (const [name, value] of Object.entries(op.headers)) headers[name] = required({ type: 'string', const: value });
   if (op.disposition) headers['Content-Disposition'] = ref('headers', 'ContentDisposition');
+  for (const kind of op.replaces) {
+    const { name, description } = REPLACED_HEADERS[kind];
+    headers[name] = { description, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } };
+  }
   return headers;
 }
 

@@ -8,6 +8,7 @@
 import { TOKEN_PATTERN } from '../documents/document.js';
 import { Code, type ErrorCode } from '../errors.js';
 import { OPTIONS, type OptionSpec } from '../options.js';
+import type { Replaced } from '../cache/render-cache.js';
 import { RENDERED_TYPE, type RenderOperation } from '../renderer.js';
 import { RENDERED_HTML_CSP } from './csp.js';
 import type { Source } from './input.js';
@@ -89,7 +90,19 @@ export interface RenderOperationEntry extends Common {
   headers: Readonly<Record<string, string>>;
   /** The rendering names itself in Content-Disposition. */
   disposition: boolean;
+  /** Kinds of placeholders this rendering may carry, each announced by its REPLACED_HEADERS header. */
+  replaces: readonly (keyof Replaced)[];
 }
+
+/**
+ * A count of placeholders in a rendering, one header per kind; absent when
+ * nothing of that kind was replaced. Cached with the rendering, so a hit
+ * says what the miss said.
+ */
+export const REPLACED_HEADERS = {
+  images: { name: 'X-Rst2-Image-Problems', description: 'How many images could not be had and are shown as framed placeholders (each is logged with its URL and reason under the request id). Absent when there were none.' },
+  characters: { name: 'X-Rst2-Replaced-Characters', description: 'How many characters no shipped font has and are shown as boxed code points. Absent when there were none.' },
+} as const satisfies Record<keyof Replaced, { name: string; description: string }>;
 
 /** Stores a document and answers its token. */
 export interface TokenOperationEntry extends Common {
@@ -142,6 +155,7 @@ export const OPERATIONS: readonly OperationEntry[] = [
     response: { media: RENDERED_TYPE.html, description: 'The HTML page.', schema: { type: 'string' } },
     headers: { 'Content-Security-Policy': RENDERED_HTML_CSP },
     disposition: false,
+    replaces: [],
     errors: [...PYTHON_ERRORS, Code.pypi_refused],
   },
   list(`${API_PREFIX}/html/styles`, 'ListHtmlStyles', 'List HTML styles', 'styles', 'style', (c) => c.htmlStyles),
@@ -161,6 +175,7 @@ export const OPERATIONS: readonly OperationEntry[] = [
     response: { media: RENDERED_TYPE.pdf, description: 'The PDF, named after the document title.' },
     headers: {},
     disposition: true,
+    replaces: ['images', 'characters'],
     errors: [...PDF_ERRORS, Code.pypi_refused],
   },
   list(`${API_PREFIX}/pdf/classes`, 'ListLatexClasses', 'List LaTeX classes', 'classes', 'class', (c) => c.latexClasses),
@@ -198,6 +213,7 @@ export const OPERATIONS: readonly OperationEntry[] = [
     },
     headers: {},
     disposition: false,
+    replaces: [],
     errors: PYTHON_ERRORS,
   },
   {

@@ -13,7 +13,7 @@ import type { Renderer } from '../renderer.js';
 import type { Catalogue } from '../styles.js';
 import type { TokenStore } from '../store/token-store.js';
 import { etagMatches } from './etag.js';
-import { acceptedParameters, CACHE_CONTROL, OPERATIONS, routerPath, type OperationEntry, type RenderOperationEntry, type TokenOperationEntry } from './operations.js';
+import { acceptedParameters, CACHE_CONTROL, OPERATIONS, REPLACED_HEADERS, routerPath, type OperationEntry, type RenderOperationEntry, type TokenOperationEntry } from './operations.js';
 import { checkKnown, resolveDocument, tokenText, type InputDeps } from './input.js';
 import { xmlList } from './lists.js';
 import { openApiRoute } from './openapi-route.js';
@@ -56,6 +56,10 @@ function renderHandler(op: RenderOperationEntry, deps: RouteDeps): Handler {
     ctx.set('X-Cache', rendering.cache);
     if (op.disposition && rendering.filename) ctx.set('Content-Disposition', `inline; filename="${rendering.filename}"`);
     for (const [name, value] of Object.entries(op.headers)) ctx.set(name, value);
+    for (const kind of op.replaces) {
+      const count = rendering.replaced?.[kind];
+      if (count) ctx.set(REPLACED_HEADERS[kind].name, String(count));
+    }
     ctx.body = rendering.body;
   };
 }

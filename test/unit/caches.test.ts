@@ -96,6 +96,13 @@ describe('the shared cache layout and the no-op cache', () => {
     expect(decodeRendering(Buffer.concat([Buffer.from([0, 0, 0, 2]), Buffer.from('{]')]))).to.equal(undefined);
   });
 
+  it('keeps the placeholder counts through Redis, and drops counts that are not whole and positive', () => {
+    const value: Rendering = { body: Buffer.from('%PDF'), type: 'application/pdf', filename: 'a.pdf', replaced: { images: 2, characters: 7 } };
+    expect(decodeRendering(encodeRendering(value))).to.deep.equal(value);
+    const odd = encodeRendering({ ...value, replaced: { images: -1, characters: 1.5 } });
+    expect(decodeRendering(odd)).to.deep.equal({ body: value.body, type: value.type, filename: 'a.pdf' });
+  });
+
   it('NO_CACHE remembers nothing', async () => {
     await NO_CACHE.set('k', rendering(1));
     expect(await NO_CACHE.get('k')).to.equal(undefined);
