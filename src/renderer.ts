@@ -37,7 +37,11 @@ export interface RenderDeps {
 }
 
 export function renderKey(renderKeySalt: string, op: RenderOperation, options: RenderOptions, doc: Document): string {
-  const canonical = JSON.stringify([renderKeySalt, op, Object.entries(options).sort(), doc.digest]);
+  // The base is part of what a rendering depends on (relative images and
+  // links); documents without one keep the keys they always had.
+  const parts: unknown[] = [renderKeySalt, op, Object.entries(options).sort(), doc.digest];
+  if (doc.base !== undefined) parts.push(doc.base);
+  const canonical = JSON.stringify(parts);
   return createHash('sha256').update(canonical).digest('hex');
 }
 

@@ -42,8 +42,10 @@ export async function resolveDocument(params: Params, sources: readonly Source[]
   switch (source) {
     case 'rst':
       return { document: makeDocument(value), source };
-    case 'uri':
-      return { document: makeDocument((await fetchDocument(value, deps.fetchPolicy)).text), source };
+    case 'uri': {
+      const fetched = await fetchDocument(value, deps.fetchPolicy);
+      return { document: makeDocument(fetched.text, fetched.finalUrl), source };
+    }
     case 'token':
       return { document: makeDocument(await tokenText(deps.store, value)), source };
   }

@@ -25,6 +25,16 @@ describe('render key', () => {
     expect(new Set([base, ...others]).size).to.equal(others.length + 1);
   });
 
+  it("changes with a uri document's base (relative images and links resolve against it), and keeps the key of a document without one", () => {
+    const text = 'Title\n=====\n';
+    const plain = renderKey('salt', 'pdf', { class: 'article' }, makeDocument(text));
+    const a = renderKey('salt', 'pdf', { class: 'article' }, makeDocument(text, 'https://a.example/README.rst'));
+    const b = renderKey('salt', 'pdf', { class: 'article' }, makeDocument(text, 'https://b.example/README.rst'));
+    expect(new Set([plain, a, b]).size).to.equal(3);
+    expect(makeDocument(text, 'https://a.example/README.rst').digest).to.equal(makeDocument(text).digest);
+    expect(plain).to.equal(renderKey('salt', 'pdf', { class: 'article' }, { text, digest: makeDocument(text).digest }));
+  });
+
   it('cannot be forged by moving text between option names and values', () => {
     expect(renderKey('s', 'html', { a: 'b,c' }, doc)).to.not.equal(renderKey('s', 'html', { 'a,b': 'c' }, doc));
   });
