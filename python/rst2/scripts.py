@@ -290,14 +290,16 @@ _COMMON = r"""%%% rst2: scripts (python/rst2/scripts.py)
   \ifx\rstwo@f\rstwo@t\def\rstwo@f{#3}\else\ifx\rstwo@f\rstwo@s\def\rstwo@f{#2}\else\def\rstwo@f{#1}\fi\fi}
 % Hyphenation patterns by babel's name, when the format has them.
 \def\rstwo@lang#1{\ifcsname l@#1\endcsname\language\csname l@#1\endcsname\fi}
-% Bookmarks and PDF metadata get the text itself.
-\AtBeginDocument{\ifdefined\pdfstringdefDisableCommands\pdfstringdefDisableCommands{%
-  \def\rstwoU##1{U+##1}\let\rstwoCyr\@secondoftwo\let\rstwoGrk\@secondoftwo
-  \let\rstwoCJK\@secondoftwo\let\rstwoViet\@firstofone}\fi}
+% Bookmarks and PDF metadata (set in the preamble) get the text itself.
+\def\rstwo@codepoint#1{U+#1}
+\AddToHook{package/hyperref/after}{\pdfstringdefDisableCommands{%
+  \let\rstwoU\rstwo@codepoint\let\rstwoCyr\@secondoftwo\let\rstwoGrk\@secondoftwo
+  \let\rstwoCJK\@secondoftwo\let\rstwoViet\@firstofone}}
 """
 
 _PLACEHOLDER = r"""% A character no shipped font has: its code point, boxed.
-\DeclareRobustCommand\rstwoU[1]{{\setlength\fboxsep{1pt}\fbox{\normalfont\ttfamily\scriptsize U+#1}}}
+% (A line may break after each: a word of them is otherwise one long box.)
+\DeclareRobustCommand\rstwoU[1]{{\setlength\fboxsep{1pt}\fbox{\normalfont\ttfamily\scriptsize U+#1}}\allowbreak}
 """
 
 _CYRILLIC = r"""% Cyrillic: cm-super's T2A fonts (10 pt design, scaled)
@@ -348,13 +350,20 @@ _GREEK = r"""% Greek: the CB fonts (LGR, 10 pt design, scaled)
 \DeclareRobustCommand\rstwoGrk[2]{{\rstwo@pick{cmr}{cmss}{cmtt}\fontencoding{LGR}\fontfamily{\rstwo@f}\selectfont\rstwo@lang{#1}#2}}
 """
 
-_VIETNAMESE = r"""% Vietnamese: Latin Modern in T5 (vntex's encoding)
+_VIETNAMESE = r"""% Vietnamese: Latin Modern in T5 (vntex's encoding; its own T5 fonts are not shipped)
+\DeclareFontSubstitution{T5}{lmr}{m}{n}
 \DeclareRobustCommand\rstwoViet[1]{{\rstwo@pick{lmr}{lmss}{lmtt}\fontencoding{T5}\fontfamily{\rstwo@f}\selectfont#1}}
 """
 
 _CJK = r"""% CJK: CJKutf8 with the Unicode subfonts; no fake bold (it would print each
 % character three times, and text extraction would see three).
 \usepackage{CJKutf8}
+% CJKutf8 gives each subfont a ToUnicode CMap (that makes the text
+% extractable) with \pdfobj, which rst2's primitive lock takes from the
+% body; CJK's own fixed CMap writer keeps a copy of the primitive.
+\usepackage{etoolbox}
+\let\rstwo@pdfobj\pdfobj
+\patchcmd{\CJK@addcmap}{\pdfobj}{\rstwo@pdfobj}{}{\PackageError{rst2}{CJKutf8's CMap writer changed}{}}
 \DeclareRobustCommand\rstwoCJK[2]{\begin{CJK}{UTF8}{#1}#2\end{CJK}}
 """
 
@@ -367,7 +376,7 @@ _CJK_FAMILY = r"""\DeclareFontFamily{C70}{%(family)s}{\hyphenchar\font\m@ne}
 \DeclareFontShape{C70}{%(family)s}{bx}{it}{<-> CJKssub * %(family)s/m/n}{}
 \DeclareFontShape{C70}{%(family)s}{b}{n}{<-> CJKssub * %(family)s/m/n}{}
 """
-_CJK_FONTS = {"gbsn": "gbsnu", "bsmi": "bsmiu", "min": "udmj", "mj": "uwmj"}
+_CJK_FONTS = {"gbsn": "gbsnu", "bsmi": "bsmiu", "min": "udmj", "mj": "nanummjm"}
 
 _EMOJI = r"""% Emoji: hwemoji (Twemoji pictures, CC-BY 4.0)
 \usepackage{hwemoji}

@@ -18,8 +18,8 @@
 #               babel-vietnamese; Latin Modern has the T5 fonts already.
 #   CJK         latex-cjk-common (CJKutf8) and the Unicode subfonts of
 #               Arphic GB Song (simplified Chinese), Arphic Big5 Ming
-#               (traditional), Wadalab Mincho (Japanese) and UHC Myeongjo
-#               (Korean, texlive-lang-korean).
+#               (traditional), Wadalab Mincho (Japanese) and
+#               Nanum Myeongjo (Korean, texlive-lang-korean's nanumtype1).
 #   Emoji       hwemoji (texlive-latex-extra: Twemoji, CC-BY 4.0) with
 #               scalerel and ifnextok.
 #
@@ -30,7 +30,7 @@
 SCRIPT_DEBS=(texlive-lang-cyrillic texlive-lang-greek texlive-lang-other
              latex-cjk-common latex-cjk-chinese-arphic-gbsn00lp
              latex-cjk-chinese-arphic-bsmi00lp latex-cjk-japanese-wadalab
-             latex-cjk-korean texlive-lang-korean)
+             texlive-lang-korean)
 # texlive-latex-extra packages the emoji need (besides LATEX_EXTRA_KEEP).
 SCRIPT_LATEX_EXTRA=(hwemoji scalerel ifnextok)
 
@@ -84,7 +84,7 @@ copy_glob() {
 # add_script_files <texmf> <stage of the base packages> <extra (latex-extra) stage> <map out>
 add_script_files() {
   local texmf=$1 base=$2 extra=$3 map=$4
-  local cyr greek other cjk gb b5 jp ko kot
+  local cyr greek other cjk gb b5 jp kot
   cyr="$(script_deb_dir texlive-lang-cyrillic)/usr/share/texlive/texmf-dist"
   greek="$(script_deb_dir texlive-lang-greek)/usr/share/texlive/texmf-dist"
   other="$(script_deb_dir texlive-lang-other)/usr/share/texlive/texmf-dist"
@@ -92,7 +92,6 @@ add_script_files() {
   gb="$(script_deb_dir latex-cjk-chinese-arphic-gbsn00lp)/usr/share/texmf"
   b5="$(script_deb_dir latex-cjk-chinese-arphic-bsmi00lp)/usr/share/texmf"
   jp="$(script_deb_dir latex-cjk-japanese-wadalab)/usr/share/texmf"
-  ko="$(script_deb_dir latex-cjk-korean)/usr/share/texmf"
   kot="$(script_deb_dir texlive-lang-korean)/usr/share/texlive/texmf-dist"
   : > "$map"
 
@@ -120,7 +119,7 @@ add_script_files() {
     tex/generic/babel-vietnamese
 
   # ---- CJK: CJKutf8 and one Unicode-encoded family per language
-  copy_some "$cjk" "$texmf" tex/latex/CJK/CJK.sty tex/latex/CJK/CJKutf8.sty tex/latex/CJK/CJK.enc \
+  copy_some "$cjk" "$texmf" tex/latex/CJK/CJK.sty tex/latex/CJK/CJKutf8.sty tex/latex/CJK/CJK.enc tex/latex/CJK/mule \
     tex/latex/CJK/UTF8
   copy_some "$gb" "$texmf" tex/latex/CJK/UTF8/c70gbsn.fd fonts/tfm/arphic/gbsnu fonts/type1/arphic/gbsnu
   copy_some "$b5" "$texmf" tex/latex/CJK/UTF8/c70bsmi.fd fonts/tfm/arphic/bsmiu fonts/type1/arphic/bsmiu
@@ -129,14 +128,15 @@ add_script_files() {
   copy_some "$jp" "$texmf" tex/latex/CJK/UTF8/c70min.fd
   copy_glob "$jp/fonts/vf/wadalab/Unicode" "$texmf/fonts/vf/wadalab/Unicode" 'udmj*.vf'
   copy_glob "$jp/fonts/tfm/wadalab/Unicode" "$texmf/fonts/tfm/wadalab/Unicode" 'udmj*.tfm'
-  copy_glob "$jp/fonts/tfm/wadalab/JIS" "$texmf/fonts/tfm/wadalab/JIS" 'dmj*.tfm'
-  copy_glob "$jp/fonts/type1/wadalab/JIS" "$texmf/fonts/type1/wadalab/JIS" 'dmj*.pfb'
-  grep -E '^dmj' "$jp/fonts/map/dvips/wadalab/wadalab.map" >> "$map"
-  # UHC Myeongjo: Unicode virtual fonts (uwmj) over wmj over the umj Type 1 fonts.
-  copy_some "$ko" "$texmf" tex/latex/CJK/UTF8/c70mj.fd
-  copy_some "$kot" "$texmf" fonts/tfm/uhc/uwmj fonts/vf/uhc/uwmj fonts/tfm/uhc/wmj fonts/vf/uhc/wmj \
-    fonts/tfm/uhc/umj fonts/type1/uhc/umj
-  cat "$kot/fonts/map/dvips/uhc/umj.map" >> "$map"
+  # (kana and JIS level 1 in dmj*, level 2 kanji in mc2j*)
+  copy_glob "$jp/fonts/tfm/wadalab/JIS" "$texmf/fonts/tfm/wadalab/JIS" 'dmj*.tfm' 'mc2j*.tfm'
+  copy_glob "$jp/fonts/type1/wadalab/JIS" "$texmf/fonts/type1/wadalab/JIS" 'dmj*.pfb' 'mc2j*.pfb'
+  grep -E '^(dmj|mc2j)' "$jp/fonts/map/dvips/wadalab/wadalab.map" >> "$map"
+  # Nanum Myeongjo (Type 1 subfonts by Unicode plane; extractable, unlike
+  # the UHC fonts, which compose syllables from jamo pieces).
+  copy_glob "$kot/fonts/tfm/public/nanumtype1" "$texmf/fonts/tfm/public/nanumtype1" 'nanummjm[0-9a-f][0-9a-f].tfm'
+  copy_glob "$kot/fonts/type1/public/nanumtype1" "$texmf/fonts/type1/public/nanumtype1" 'nanummjm[0-9a-f][0-9a-f].pfb'
+  grep -E '^nanummjm[0-9a-f]{2}[[:space:]]' "$kot/fonts/map/dvips/nanumtype1/nanumfonts.map" >> "$map"
 
   # ---- Emoji
   local d

@@ -34,7 +34,7 @@ ENCODING_SLOT = re.compile(rb"dup\s+(\d+)\s*/([^\s/]+)\s+put")
 # Math symbol fonts by their LaTeX name: fontmath.ltx and amsfonts.sty.
 MATH_FONTS = {"symbols": "cmsy10", "letters": "cmmi10", "AMSa": "msam10", "AMSb": "msbm10"}
 # CJK families of python/rst2/scripts.py: family -> subfont prefix.
-CJK_FAMILIES = {"gbsn": "gbsnu", "bsmi": "bsmiu", "min": "udmj", "mj": "uwmj"}
+CJK_FAMILIES = {"gbsn": "gbsnu", "bsmi": "bsmiu", "min": "udmj", "mj": "nanummjm"}
 # Ranges a symbol table must not claim: letters of the scripts, spaces,
 # control and private-use characters.
 NOT_SYMBOLS = [(0x0000, 0x00FF), (0x0370, 0x03FF), (0x0400, 0x052F), (0x1F00, 0x1FFF),
