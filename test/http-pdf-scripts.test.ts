@@ -17,13 +17,20 @@ interface Case {
   name: string;
   title: string;
   body: string;
+  /**
+   * The CB fonts draw the tonos of a capital (Ό) as a glyph of its own
+   * before the letter, so the text layer has U+0301 then Ο: compared
+   * without combining marks (lowercase accented letters are single glyphs
+   * and still compared as such in the words around).
+   */
+  marksApart?: true;
 }
 
 const CASES: Case[] = [
   { name: 'Russian', title: 'Всеобщая декларация прав человека', body: 'Все люди рождаются свободными и равными в своем достоинстве и правах. Они наделены разумом и совестью и должны поступать в отношении друг друга в духе братства.' },
   { name: 'Ukrainian', title: 'Загальна декларація прав людини', body: 'Всі люди народжуються вільними і рівними у своїй гідності та правах. Вони наділені розумом і совістю і повинні діяти у відношенні один до одного в дусі братерства.' },
   { name: 'Bulgarian', title: 'Всеобща декларация за правата на човека', body: 'Всички хора се раждат свободни и равни по достойнство и права. Те са надарени с разум и съвест и следва да се отнасят помежду си в дух на братство.' },
-  { name: 'Greek', title: 'Οικουμενική Διακήρυξη για τα Ανθρώπινα Δικαιώματα', body: 'Όλοι οι άνθρωποι γεννιούνται ελεύθεροι και ίσοι στην αξιοπρέπεια και τα δικαιώματα. Είναι προικισμένοι με λογική και συνείδηση, και οφείλουν να συμπεριφέρονται μεταξύ τους με πνεύμα αδελφοσύνης.' },
+  { name: 'Greek', title: 'Οικουμενική Διακήρυξη για τα Ανθρώπινα Δικαιώματα', body: 'Όλοι οι άνθρωποι γεννιούνται ελεύθεροι και ίσοι στην αξιοπρέπεια και τα δικαιώματα. Είναι προικισμένοι με λογική και συνείδηση, και οφείλουν να συμπεριφέρονται μεταξύ τους με πνεύμα αδελφοσύνης.', marksApart: true },
   { name: 'Vietnamese', title: 'Tuyên ngôn Quốc tế Nhân quyền', body: 'Tất cả mọi người sinh ra đều được tự do và bình đẳng về nhân phẩm và quyền lợi. Mọi con người đều được tạo hóa ban cho lý trí và lương tâm và cần phải đối xử với nhau trong tình bằng hữu.' },
   { name: 'Polish', title: 'Powszechna deklaracja praw człowieka', body: 'Wszyscy ludzie rodzą się wolni i równi pod względem swej godności i swych praw. Są oni obdarzeni rozumem i sumieniem i powinni postępować wobec innych w duchu braterstwa.' },
   { name: 'Czech', title: 'Všeobecná deklarace lidských práv', body: 'Všichni lidé rodí se svobodní a sobě rovní co do důstojnosti a práv. Jsou nadáni rozumem a svědomím a mají spolu jednat v duchu bratrství.' },
@@ -44,8 +51,9 @@ function doc(title: string, body: string): string {
 }
 
 /** Text as compared: NFKC (ligatures, full-width forms), no whitespace, no hyphens (line breaks hyphenate). */
-function comparable(text: string): string {
-  return text.normalize('NFKC').replace(/[\s\-\u2010\u00ad]/gu, '');
+function comparable(text: string, marksApart = false): string {
+  const t = marksApart ? text.normalize('NFD').replace(/\p{Mn}/gu, '') : text;
+  return t.normalize('NFKC').replace(/[\s\-\u2010\u00ad]/gu, '');
 }
 
 const haveTex = fs.existsSync(path.join(paths.texDir, 'scripts.json'));
@@ -71,8 +79,10 @@ const haveTex = fs.existsSync(path.join(paths.texDir, 'scripts.json'));
     it(`${c.name}: 200, and the title and paragraph read back from the PDF`, async () => {
       const { res, text } = await pdf(doc(c.title, c.body));
       expect(res.headers.get('x-rst2-replaced-characters')).to.equal(null);
-      expect(comparable(text)).to.include(comparable(c.title));
-      expect(comparable(text)).to.include(comparable(c.body));
+      expect(comparable(text, c.marksApart)).to.include(comparable(c.title, c.marksApart));
+      expect(comparable(text, c.marksApart)).to.include(comparable(c.body, c.marksApart));
+      // Where marks are compared apart, the words whose accents are on small letters still match exactly.
+      if (c.marksApart) expect(comparable(text)).to.include(comparable(c.body.split(' ').slice(1, 8).join(' ')));
     });
   }
 
@@ -92,8 +102,7 @@ const haveTex = fs.existsSync(path.join(paths.texDir, 'scripts.json'));
       '',
     ].join('\n');
     const { bytes, text } = await pdf(rst);
-    const got = comparable(text);
-    for (const c of CASES) expect(got, c.name).to.include(comparable(c.body));
+    for (const c of CASES) expect(comparable(text, c.marksApart), c.name).to.include(comparable(c.body, c.marksApart));
     expect((await drawnCounts(bytes)).forms).to.be.at.least(EMOJI.length);
   });
 

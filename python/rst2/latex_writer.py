@@ -114,6 +114,10 @@ class ScriptMarking:
             self.document.rst2_scripts_missing = marker.missing
             self.document.rst2_replaced = []
             self._rst2_counter = None
+            # After the format marker (a format does not keep glyph-name mappings).
+            tounicode = scripts.tounicode(plan)
+            if tounicode:
+                self.fallbacks["rst2-tounicode"] = tounicode
         return marker
 
     def encode(self, text):

@@ -276,6 +276,26 @@ class Marker:
 
 # ---------------------------------------------------------------- preamble
 
+# T2A shares its i, I, j, J slots with Latin; in our runs (which hold no
+# Latin letters) they are always the Cyrillic letters, so the PDF's text
+# says so (pdfTeX's per-font glyph mapping: tfm:<font>/<glyph>).
+_T2A_FONTS = ("larm1000", "lati1000", "lasl1000", "lacc1000", "labx1000", "labi1000",
+              "lass1000", "lasi1000", "lasx1000", "latt1000")
+_T2A_SHARED = (("i", "0456"), ("I", "0406"), ("j", "0458"), ("J", "0408"))
+
+
+def tounicode(plan):
+    """Glyph mappings for the PDF's text layer; set after the format marker."""
+    if CYRILLIC not in plan.members:
+        return ""
+    # A document docutils' layout keeps (no format) has no glyph mapping yet.
+    return "% rst2: Cyrillic letters T2A shares with Latin\n" + (
+        "\\ifnum\\pdfgentounicode=0 \\input glyphtounicode \\pdfgentounicode=1 \\fi\n"
+    ) + "".join(
+        "\\pdfglyphtounicode{tfm:%s/%s}{%s}\n" % (font, glyph, code) for font in _T2A_FONTS for glyph, code in _T2A_SHARED
+    )
+
+
 def font_encoding(plan, default="T1"):
     """docutils' font_encoding setting: the script encodings first, T1 (the default) last."""
     extra = [ENCODINGS[m] for m in (CYRILLIC, GREEK, VIETNAMESE) if m in plan.members]
@@ -323,6 +343,8 @@ _CYRILLIC = r"""% Cyrillic: cm-super's T2A fonts (10 pt design, scaled)
 \DeclareFontShape{T2A}{cmtt}{m}{n}{<-> latt1000}{}
 \DeclareFontShape{T2A}{cmtt}{m}{it}{<-> ssub * cmtt/m/n}{}
 \DeclareFontShape{T2A}{cmtt}{bx}{n}{<-> ssub * cmtt/m/n}{}
+% (cmap, in docutils' own layout, would map them to Latin: tounicode() does it right.)
+\global\@namedef{cmap@set@T2A}{}
 \DeclareRobustCommand\rstwoCyr[2]{{\rstwo@pick{cmr}{cmss}{cmtt}\fontencoding{T2A}\fontfamily{\rstwo@f}\selectfont\rstwo@lang{#1}#2}}
 """
 
