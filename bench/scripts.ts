@@ -62,7 +62,8 @@ function nativeSeconds(tex: string): number | null {
 
 async function main(): Promise<void> {
   ensureDebianPackages('/usr/share/texlive/texmf-dist/tex/latex/cyrillic/t2aenc.def', [
-    'texlive-lang-cyrillic', 'texlive-lang-greek', 'texlive-lang-other', 'latex-cjk-all', 'texlive-lang-korean', 'cm-super']);
+    'texlive-lang-cyrillic', 'texlive-lang-greek', 'texlive-lang-other', 'latex-cjk-common', 'latex-cjk-chinese-arphic-gbsn00lp',
+    'latex-cjk-chinese-arphic-bsmi00lp', 'latex-cjk-japanese-wadalab', 'texlive-lang-korean']);
   console.log(`rst2 PDF by script: ${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${os.cpus().length} CPUs, ${RUNS} runs each; load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
   const python = new PythonEngine({ workers: 1, queueLimit: 4, timeoutMs: 60_000, bundlePath: paths.pythonBundle, pythonSources: paths.pythonSources, stylesDir: paths.styles, log });

@@ -117,6 +117,12 @@ const haveTex = fs.existsSync(path.join(paths.texDir, 'scripts.json'));
     });
   }
 
+  it('a language-* class (docutils loads babel for it): 200, the text reads back', async () => {
+    const rst = '.. role:: ru\n   :class: language-ru\n.. role:: vi\n   :class: language-vi\n\nText :ru:`Все люди` and :vi:`Tiếng Việt` here.\n';
+    const { text } = await pdf(rst);
+    expect(comparable(text)).to.include(comparable('Text Все люди and Tiếng Việt here.'));
+  });
+
   it('a Latin-only document carries no replaced-characters header', async () => {
     const { res, text } = await pdf(doc('Plain', 'Zażółć gęślą jaźń. Příliš žluťoučký kůň.'));
     expect(res.headers.get('x-rst2-replaced-characters')).to.equal(null);

@@ -135,7 +135,17 @@ class ScriptMarking:
             self._rst2_counter = None
 
 
+class Babel(latex2e.Babel):
+    """docutils' language names for babel, with the Vietnamese one babel ships
+    (docutils says ``vietnam``; TeX Live's babel-vietnamese has ``vietnamese``)."""
+
+    language_codes = dict(latex2e.Babel.language_codes, vi="vietnamese")
+
+
 class SafeLaTeXTranslator(ScriptMarking, latex2e.LaTeXTranslator):
+    def __init__(self, document, babel_class=Babel):
+        super().__init__(document, babel_class)
+
     def visit_math(self, node, math_env="$"):
         # ShowUnsafeMath has replaced what fails; this holds should a later
         # transform ever make math of its own.

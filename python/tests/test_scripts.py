@@ -112,6 +112,11 @@ class ScriptSetTest(unittest.TestCase):
         self.assertEqual(out["replaced_characters"], 0)
         self.assertIn("ab", out["latex"])
 
+    def test_a_language_class_gets_a_babel_language_that_is_shipped(self):
+        source = ".. role:: x\n   :class: language-%s\n\nText :x:`Việt`.\n"
+        self.assertIn("\\usepackage[vietnamese,english]{babel}", render_latex(source % "vi")["latex"])
+        self.assertIn("\\usepackage[russian,english]{babel}", render_latex(source % "ru")["latex"])
+
     def test_literal_text_is_marked_too(self):
         latex = render_latex("::\n\n  код\n\nand ``κώδικας``\n")["latex"]
         self.assertIn("\\rstwoCyr{russian}{код}", latex)
