@@ -48,8 +48,12 @@ function nativeSeconds(tex: string): number | null {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rst2-native-scripts-'));
   fs.writeFileSync(path.join(dir, 'document.tex'), tex);
   const run = () => spawnSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', '-no-shell-escape', 'document.tex'], { cwd: dir, encoding: 'utf8' });
-  // Untimed first run: METAFONT makes missing TFMs once, as on any native install.
-  if (run().status !== 0) return null;
+  // Untimed first runs: METAFONT makes missing TFMs once, as on any native install.
+  if (run().status !== 0 && run().status !== 0) {
+    const log = fs.readFileSync(path.join(dir, 'document.log'), 'utf8');
+    console.error(`[bench] native pdflatex fails: ${log.split('\n').filter((l) => l.startsWith('!')).slice(0, 2).join(' ')}`);
+    return null;
+  }
   const times: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const started = performance.now();

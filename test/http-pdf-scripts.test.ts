@@ -9,7 +9,7 @@ import path from 'node:path';
 
 import { paths } from '../src/paths.js';
 import type { RunningServer } from '../src/server.js';
-import { pdfPages } from './support/pdf.js';
+import { pdfFacts, pdfPages } from './support/pdf.js';
 import { drawnCounts } from './support/pdf-glyphs.js';
 import { api, form, server } from './support/server.js';
 
@@ -116,6 +116,16 @@ const haveTex = fs.existsSync(path.join(paths.texDir, 'scripts.json'));
       expect(comparable(extracted)).to.include(comparable('Latin again'));
     });
   }
+
+  it('titles, headings, bookmarks and the PDF title keep the characters (and a placeholder its code point)', async () => {
+    const rst = `${doc('Декларация 人权 Ελλάδα', 'Body.')}\nРаздел первый\n-------------\n\nText.\n\n世界人权宣言\n------------\n\nText.\n\nعربي ا\n------\n\nText.\n`;
+    const { bytes } = await pdf(rst);
+    const facts = await pdfFacts(bytes);
+    expect(facts.info).to.include('Декларация 人权 Ελλάδα');
+    expect(facts.outline).to.include('Раздел первый');
+    expect(facts.outline).to.include('世界人权宣言');
+    expect(facts.outline).to.include('U+0639');
+  });
 
   it('a language-* class (docutils loads babel for it): 200, the text reads back', async () => {
     const rst = '.. role:: ru\n   :class: language-ru\n.. role:: vi\n   :class: language-vi\n\nText :ru:`Все люди` and :vi:`Tiếng Việt` here.\n';
