@@ -126,6 +126,17 @@ class ScriptMarking:
             return encoded
         return self._marker().mark(encoded, self._rst2_counter)
 
+    def visit_math(self, node, math_env="$"):
+        # Math fonts have Latin and Greek letters only (docutils turns Greek
+        # into \alpha...): other characters are set as marked text.
+        marker = self._marker()
+        start = len(self.out)
+        try:
+            super().visit_math(node, math_env)
+        finally:
+            for i in range(start, len(self.out)):
+                self.out[i] = marker.mark_math(self.out[i], self.document.rst2_replaced)
+
     def visit_Text(self, node):
         self._marker()
         self._rst2_counter = self.document.rst2_replaced

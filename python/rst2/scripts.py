@@ -237,6 +237,26 @@ class Marker:
                     counter.append(ord(char))
         return "".join(out)
 
+    def mark_math(self, code, counter=None):
+        """Math code with each run of non-Latin characters (which math fonts
+        lack) set as text: ``\\text{...}``, marked like any text."""
+        if all(ord(c) < 0x80 for c in code):
+            return code
+        code = normalize(code)
+        out = []
+        i, n = 0, len(code)
+        while i < n:
+            if self.kind(code[i])[0] is None:
+                out.append(code[i])
+                i += 1
+                continue
+            j = i + 1
+            while j < n and self.kind(code[j])[0] is not None:
+                j += 1
+            out.append("\\text{%s}" % self.mark(code[i:j], counter))
+            i = j
+        return "".join(out)
+
     def _need(self, member):
         if member not in self.plan.members:
             self.missing.add(member)

@@ -117,6 +117,12 @@ class ScriptSetTest(unittest.TestCase):
         self.assertIn("\\usepackage[vietnamese,english]{babel}", render_latex(source % "vi")["latex"])
         self.assertIn("\\usepackage[russian,english]{babel}", render_latex(source % "ru")["latex"])
 
+    def test_math_sets_other_scripts_as_text(self):
+        out = render_latex("Inline :math:`x + Ж = \\alpha`.\n\n.. math::\n\n   E = mc^2 + 中 + ا\n")
+        self.assertIn("$x + \\text{\\rstwoCyr{russian}{Ж}} = \\alpha$", out["latex"])
+        self.assertIn("\\text{\\rstwoCJK{gbsn}{中}}", out["latex"])
+        self.assertEqual(out["replaced_characters"], 1)
+
     def test_literal_text_is_marked_too(self):
         latex = render_latex("::\n\n  код\n\nand ``κώδικας``\n")["latex"]
         self.assertIn("\\rstwoCyr{russian}{код}", latex)
