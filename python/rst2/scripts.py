@@ -130,13 +130,18 @@ def classify(char, t, cjk_order=CJK_FAMILIES):
         return GREEK, None
     if code in t.vietnamese:
         return VIETNAMESE, None
-    if code in t.emoji:
+    # Below U+1F000 most emoji are symbols shown as text by default (↔, ♥):
+    # a font's glyph first, the picture only when no font has one.
+    picture_first = code >= 0x1F000
+    if picture_first and code in t.emoji:
         return EMOJI, None
     if code in t.symbols:
         return SYMBOLS, t.symbols[code]
     for family in cjk_order:
         if code in t.cjk[family]:
             return "cjk-" + family, family
+    if code in t.emoji:
+        return EMOJI, None
     if unicodedata.category(char) == "Zs":
         return "space", None
     return PLACEHOLDERS, None

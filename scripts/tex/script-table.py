@@ -11,7 +11,8 @@ only listed when a shipped font has its glyph:
   the encodings the script sets load;
 * ``cjk``: per CJK font family, the code points its Unicode subfonts
   (``<prefix><hh>.tfm`` holds U+hh00..U+hhFF) have a glyph for;
-* ``emoji``: the code points hwemoji declares (its sequences start with one);
+* ``emoji``: the code points hwemoji declares (its sequences start with one;
+  below U+1F000 python/rst2/scripts.py prefers a font's symbol to the picture);
 * ``symbols``: code point -> LaTeX, for symbols in the Type 1 fonts of
   pifont (Zapf Dingbats) and of the math fonts (Computer Modern, AMS):
   each font's built-in encoding gives the glyph name of a slot, pdfTeX's
@@ -107,9 +108,11 @@ def symbols(files, taken):
         names.setdefault(glyph, int(code, 16))
     pdftex_map = read(files["pdftex.map"])
 
-    def unicode_of(glyph):
-        if glyph in names:
-            return names[glyph]
+    def unicode_of(glyph, tfm):
+        # glyphtounicode.tex gives some fonts' names per font (tfm:pzdr/a1).
+        for name in ("tfm:%s/%s" % (tfm, glyph), glyph):
+            if name in names:
+                return names[name]
         m = re.fullmatch(r"uni([0-9A-F]{4})|u([0-9A-F]{4,6})", glyph)
         return int(m.group(1) or m.group(2), 16) if m else None
 
@@ -126,7 +129,7 @@ def symbols(files, taken):
     zapf = font_file(files, pdftex_map, "pzdr")
     if zapf:
         for slot, glyph in sorted(builtin_encoding(zapf).items()):
-            offer(unicode_of(glyph), "\\ding{%d}" % slot)
+            offer(unicode_of(glyph, "pzdr"), "\\ding{%d}" % slot)
     sources = [read(files[n]) for n in ("fontmath.ltx", "amssymb.sty", "amsfonts.sty") if n in files]
     encodings = {}
     for text in sources:
@@ -139,7 +142,7 @@ def symbols(files, taken):
                 encodings[tfm] = builtin_encoding(path) if path else {}
             glyph = encodings[tfm].get(int(slot, 16))
             if glyph:
-                offer(unicode_of(glyph), "\\ensuremath{\\%s}" % command)
+                offer(unicode_of(glyph, tfm), "\\ensuremath{\\%s}" % command)
     return {"%04X" % code: latex for code, latex in sorted(table.items())}
 
 
@@ -161,7 +164,8 @@ def main(texmf, out):
     greek = declared(files, "lgrenc.dfu") - latin
     vietnamese = declared(files, "t5enc.dfu") - latin
     emoji = declared(files, "hwemoji.sty")
-    taken = latin | cyrillic | greek | vietnamese | emoji
+    # Emoji stay candidates: below U+1F000 scripts.py prefers a font's glyph.
+    taken = latin | cyrillic | greek | vietnamese
     table = {
         "latin": ranges(latin),
         "cyrillic": ranges(cyrillic),
