@@ -42,6 +42,8 @@ REPO=$(cd "$HERE/.." && pwd)
 OUT="$REPO/wasm/tex"
 CACHE_ROOT="${RST2_CACHE_DIR:-$HOME/.cache/rst2}/tex"
 JOBS="${RST2_TEX_JOBS:-$(nproc 2>/dev/null || echo 2)}"
+# shellcheck source=tex/script-fonts.sh
+. "$HERE/tex/script-fonts.sh"
 T0=$(date +%s)
 
 APT_PREREQS=(emscripten texlive-binaries build-essential dpkg-dev pkg-config
@@ -49,7 +51,7 @@ APT_PREREQS=(emscripten texlive-binaries build-essential dpkg-dev pkg-config
 SRC_PKGS=(texlive-bin zlib libpng1.6)
 TEXMF_DEBS=(tex-common texlive-base texlive-latex-base texlive-latex-recommended
             texlive-fonts-recommended texlive-latex-extra lmodern fonts-lmodern
-            cm-super-minimal)
+            cm-super-minimal "${SCRIPT_DEBS[@]}")
 # Only these package directories are taken from texlive-latex-extra (tex/latex/*).
 LATEX_EXTRA_KEEP=(multirow moreverb minitoc docutils enumitem titlesec tabulary
                   environ trimspaces needspace mylatexformat)
@@ -199,8 +201,8 @@ PDFTEX_VERSION=$(cat "$EDIR/pdftex-version")
 
 # ---------------------------------------------------------------- texmf tree
 log "downloading texmf packages: ${TEXMF_DEBS[*]}"
-DEBS="$WORK/debs"; STAGE="$WORK/stage"; EXTRA="$WORK/extra"
-mkdir -p "$DEBS" "$STAGE" "$EXTRA"
+DEBS="$WORK/debs"; STAGE="$WORK/stage"; EXTRA="$WORK/extra"; SCRIPTS_STAGE="$WORK/scripts"
+mkdir -p "$DEBS" "$STAGE" "$EXTRA" "$SCRIPTS_STAGE"
 (cd "$DEBS" && apt-get download "${TEXMF_DEBS[@]}" >"$LOGS/debs.log" 2>&1) || die "apt-get download failed"
 for p in "${TEXMF_DEBS[@]}"; do
   v=$(deb_version "$p")
@@ -209,7 +211,9 @@ for p in "${TEXMF_DEBS[@]}"; do
   have=$(sha256sum "$f" | cut -d' ' -f1)
   [ "$want" = "$have" ] || die "SHA-256 mismatch for $f (apt-cache: $want, file: $have)"
   echo "deb $p $v sha256:$have" >> "$CDIR/built-from.txt"
-  if [ "$p" = texlive-latex-extra ]; then dpkg -x "$f" "$EXTRA"; else dpkg -x "$f" "$STAGE"; fi
+  if [ "$p" = texlive-latex-extra ]; then dpkg -x "$f" "$EXTRA"
+  elif [[ " ${SCRIPT_DEBS[*]} " == *" $p "* ]]; then dpkg -x "$f" "$(script_deb_dir "$p")"
+  else dpkg -x "$f" "$STAGE"; fi
 done
 
 log "assembling the texmf tree"
@@ -233,18 +237,22 @@ for d in "${LATEX_EXTRA_KEEP[@]}"; do
     log "  warning: $d not in texlive-latex-extra"
   fi
 done
+log "adding the files of the other scripts (scripts/tex/script-fonts.sh)"
+SCRIPT_MAP="$WORK/rst2-scripts.map"
+add_script_files "$TEXMF" "$STAGE" "$EXTRA" "$SCRIPT_MAP"
 # prune: other engines, font sources and formats pdfTeX does not read
 rm -rf "$TEXMF"/tex/{context,luatex,lualatex,xelatex,xetex,latex-dev} \
        "$TEXMF"/tex/latex/{lwarp,polyglossia,unicode-math,fontspec,beamer} \
        "$TEXMF"/fonts/{afm,source,opentype,truetype,misc,cmap,pfm,lig,ofm,ovf,ovp,ovf,type3} 2>/dev/null || true
 find "$TEXMF" \( -name '*.pfm' -o -name '*.afm' -o -name '*.otf' -o -name '*.lua' -o -name '*.pdf' \
-   -o -name 'README*' -o -name 'ls-R' \) -type f -delete
+   -o -name 'README*' -o -name 'ls-R' \) -type f ! -name hwemoji-assets.pdf -delete
 find "$TEXMF" -type d -empty -delete
 # hyphenation: the US English set shipped by texlive-base (Debian builds
 # language.dat at install time from /etc/texmf/hyphen.d).
 CFG="$TEXMF/tex/generic/config"
 cp "$CFG/language.us" "$CFG/language.dat"
 cp "$CFG/language.us.def" "$CFG/language.def"
+add_script_languages "$CFG/language.dat" "$CFG/language.def"
 # pdftex.map, as Debian's updmap would make it (pdftexDownloadBase14 true,
 # LW35 URWkb): the base-35 entries of pdftex35.map with the URW Type 1 files
 # from the u*.map files (so the base 14 fonts are embedded), then every
@@ -264,7 +272,7 @@ URWMAPS=$(find "$TEXMF/fonts/map/dvips" -regextype posix-extended -regex '.*/u(a
     /^%/ || NF == 0 { next }
     /<[^ ]*\.(pfb|pfa|t1)/ { print; next }
     { k = "u" substr($1, 2); if (k in u) print $1 u[k]; else print }' $URWMAPS "$P35"
-  cat "${MAPS[@]}"
+  cat "${MAPS[@]}" "$SCRIPT_MAP"
 } | awk '/^[%#]/ || NF == 0 { next } !seen[$1]++' > "$PMAP"
 mkdir -p "$TEXMF/web2c"
 [ -z "$(find "$TEXMF" -type l | head -n 1)" ] || die "symlinks left in $TEXMF"
@@ -273,6 +281,9 @@ mkdir -p "$TEXMF/web2c"
   (cd "$TEXMF" && LC_ALL=C ls -LAR ./); } > "$RESULT/ls-R.tmp"
 mv "$RESULT/ls-R.tmp" "$TEXMF/ls-R"
 cp "$HERE/tex/texmf.cnf" "$RESULT/texmf.cnf"
+
+# the coverage and symbol table python/rst2/scripts.py reads (scripts.json)
+run_logged script-table python3 "$HERE/tex/script-table.py" "$TEXMF" "$RESULT/scripts.json"
 
 # ---------------------------------------------------------------- format
 log "dumping pdflatex.fmt with our engine"

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 
 import type { Rendering, RenderCache } from './cache/render-cache.js';
 import type { Document } from './documents/document.js';
+import type { Logger } from './log.js';
 import type { CheckItem } from './engines/python/protocol.js';
 import type { LatexOptions, PythonEngine } from './engines/python/engine.js';
 import type { PdfEngine } from './engines/tex/pdf-engine.js';
@@ -34,6 +35,8 @@ export interface RenderDeps {
    * older engines are never served.
    */
   renderKeySalt: string;
+  /** Where replaced characters are reported (absent: not logged). */
+  log?: Logger;
 }
 
 export function renderKey(renderKeySalt: string, op: RenderOperation, options: RenderOptions, doc: Document): string {
@@ -63,6 +66,13 @@ function option(options: RenderOptions, name: string): string {
   // The operation table gives every option its default before this point.
   if (value === undefined) throw new Error(`the option ${name} is missing`);
   return value;
+}
+
+/** A PDF's count of characters shown as placeholders (or lost by pdfTeX), for X-Rst2-Replaced-Characters. */
+function withReplacedCharacters(rendering: Rendering, count: number, scripts: readonly string[], log?: Logger): Rendering {
+  if (count === 0) return rendering;
+  log?.info('characters replaced in a PDF', { count, scripts });
+  return { ...rendering, replaced: { ...rendering.replaced, characters: count } };
 }
 
 export class Renderer {
@@ -99,8 +109,9 @@ export class Renderer {
           dialect,
         };
         const latex = await this.deps.python.renderLatex(doc.text, latexOptions);
-        const pdf = await this.deps.pdf.compile(latex.latex, latex.format_preamble);
-        return { body: pdf, type: RENDERED_TYPE.pdf, filename: fileName(latex.title, 'pdf') };
+        const out = await this.deps.pdf.typeset(latex.latex, latex.format_preamble);
+        const rendering: Rendering = { body: out.pdf, type: RENDERED_TYPE.pdf, filename: fileName(latex.title, 'pdf') };
+        return withReplacedCharacters(rendering, latex.replaced_characters + out.lostCharacters, latex.scripts, this.deps.log);
       }
     }
   }

@@ -59,7 +59,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     { name: 'tex', stats: () => pdf.stats() },
   ], () => pdf.typesetStats());
   const cache = metrics.countingCache(storage.cache);
-  const renderer = new Renderer({ python, pdf, cache, renderKeySalt: versions.renderKeySalt });
+  const renderer = new Renderer({ python, pdf, cache, renderKeySalt: versions.renderKeySalt, log });
   let stopping = false;
   const probes = { python, pdf, store, stopping: () => stopping };
   const app = new Koa();

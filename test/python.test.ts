@@ -4,6 +4,7 @@
  */
 import { expect } from 'chai';
 import fs from 'node:fs';
+import path from 'node:path';
 
 import { loadPyodide } from 'pyodide';
 
@@ -13,10 +14,16 @@ import { paths } from '../src/paths.js';
 describe('python/ tests inside Pyodide', () => {
   it('all pass', async () => {
     let output = '';
-    const py = await loadPyodide({ stdout: (s) => (output += `${s}\n`), stderr: (s) => (output += `${s}\n`), env: { RST2_STYLES_DIR: '/rst2/styles', HOME: '/home/pyodide' } });
+    const py = await loadPyodide({ stdout: (s) => (output += `${s}\n`), stderr: (s) => (output += `${s}\n`), env: { RST2_STYLES_DIR: '/rst2/styles', RST2_SCRIPTS_TABLE: '/rst2/tex/scripts.json', HOME: '/home/pyodide' } });
     unpackTar(py, fs.readFileSync(paths.pythonBundle));
     copyTree(py, paths.pythonSources, '/rst2/python', ['__pycache__']);
     copyTree(py, paths.styles, '/rst2/styles');
+    // What the fonts of the TeX build cover (python/tests/test_scripts.py).
+    const table = path.join(paths.texDir, 'scripts.json');
+    if (fs.existsSync(table)) {
+      py.FS.mkdirTree('/rst2/tex');
+      py.FS.writeFile('/rst2/tex/scripts.json', new Uint8Array(fs.readFileSync(table)));
+    }
     const summary = py.runPython(`
 import sys, unittest, json
 sys.path.insert(0, '/rst2/python')

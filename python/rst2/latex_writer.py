@@ -23,6 +23,7 @@ from docutils.transforms import Transform
 from docutils.utils.math import unichar2tex
 from docutils.writers import latex2e
 
+from . import scripts
 from .latex_safety import PDFINFO_KEY, link_target, math_refusal
 
 with open(os.path.join(os.path.dirname(__file__), "primitive_lock.tex"), encoding="utf-8") as _lock_file:
@@ -95,7 +96,67 @@ class NormalizeClasses(Transform):
                 node["classes"] = [c for c in (nodes.make_id(c) for c in node["classes"]) if c]
 
 
-class SafeLaTeXTranslator(latex2e.LaTeXTranslator):
+class ScriptMarking:
+    """Text in any script (python/rst2/scripts.py): each character in its class's LaTeX.
+
+    The script set comes in the setting ``rst2_scripts`` (render.py); what
+    the document needs beyond it, and the characters replaced by
+    placeholders (counted once per text node, not per copy the writer
+    makes for bookmarks or metadata), are left on the document for
+    render.py as ``rst2_scripts_missing`` and ``rst2_replaced``.
+    """
+
+    def _marker(self):
+        marker = getattr(self, "_rst2_marker", None)
+        if marker is None:
+            plan = scripts.Plan.parse(getattr(self.settings, "rst2_scripts", ""))
+            marker = self._rst2_marker = scripts.Marker(plan)
+            self.document.rst2_scripts_missing = marker.missing
+            self.document.rst2_replaced = []
+            self._rst2_counter = None
+            # After the format marker (a format does not keep glyph-name mappings).
+            tounicode = scripts.tounicode(plan)
+            if tounicode:
+                self.fallbacks["rst2-tounicode"] = tounicode
+        return marker
+
+    def encode(self, text):
+        encoded = super().encode(text)
+        if self.verbatim:
+            return encoded
+        return self._marker().mark(encoded, self._rst2_counter)
+
+    def visit_math(self, node, math_env="$"):
+        # Math fonts have Latin and Greek letters only (docutils turns Greek
+        # into \alpha...): other characters are set as marked text.
+        marker = self._marker()
+        start = len(self.out)
+        try:
+            super().visit_math(node, math_env)
+        finally:
+            for i in range(start, len(self.out)):
+                self.out[i] = marker.mark_math(self.out[i], self.document.rst2_replaced)
+
+    def visit_Text(self, node):
+        self._marker()
+        self._rst2_counter = self.document.rst2_replaced
+        try:
+            super().visit_Text(node)
+        finally:
+            self._rst2_counter = None
+
+
+class Babel(latex2e.Babel):
+    """docutils' language names for babel, with the Vietnamese one babel ships
+    (docutils says ``vietnam``; TeX Live's babel-vietnamese has ``vietnamese``)."""
+
+    language_codes = dict(latex2e.Babel.language_codes, vi="vietnamese")
+
+
+class SafeLaTeXTranslator(ScriptMarking, latex2e.LaTeXTranslator):
+    def __init__(self, document, babel_class=Babel):
+        super().__init__(document, babel_class)
+
     def visit_math(self, node, math_env="$"):
         # ShowUnsafeMath has replaced what fails; this holds should a later
         # transform ever make math of its own.

@@ -4,7 +4,9 @@ import os
 
 from docutils import nodes
 
-from . import dialects, latex_format, latex_writer
+from docutils.writers import latex2e
+
+from . import dialects, latex_format, latex_writer, scripts
 from .errors import DocumentError
 from .publish import document_title, publish
 from .sanitize import sanitize
@@ -74,11 +76,19 @@ def render_latex(source, options=None):
     ``docutils_layout`` keeps docutils' own layout (for comparisons).
     """
     options = dict(options or {})
-    settings = _latex_settings(options)
     chosen = dialects.get(options.get("dialect", "docutils"))
     if chosen is dialects.PYPI:
         chosen.refuse_if_rejected(chosen.check(source))
+    plan = scripts.plan_for(source)
+    settings = _latex_settings(options, plan)
     parts, document = publish(source, LATEX_WRITER, dialect=chosen, **settings)
+    missing = getattr(document, "rst2_scripts_missing", set())
+    if missing:
+        # Text no character of the source shows (a transform's, say):
+        # once more with what it needs.
+        plan = scripts.Plan(plan.members | missing)
+        settings = _latex_settings(options, plan)
+        parts, document = publish(source, LATEX_WRITER, dialect=chosen, **settings)
     fmt = None if options.get("docutils_layout") else _format_for(settings, chosen)
     latex = latex_format.split(parts, fmt)
     if latex is None:
@@ -101,14 +111,16 @@ def render_latex(source, options=None):
         "latex": latex,
         "title": document_title(document),
         "format_preamble": fmt["text"] if fmt else None,
+        "replaced_characters": len(getattr(document, "rst2_replaced", ())),
+        "scripts": sorted(m for m in plan.members if m in scripts.REPORTED),
     }
 
 
-def _latex_settings(options):
+def _latex_settings(options, plan=None):
     documentclass = options.get("class", "article")
     if documentclass not in latex_classes():
         raise ValueError("unknown LaTeX class %r" % documentclass)
-    return {
+    settings = {
         "documentclass": documentclass,
         "stylesheet_path": _style_file("latex", options.get("style", "default"), ".sty"),
         "stylesheet_dirs": [],
@@ -117,12 +129,35 @@ def _latex_settings(options):
         "syntax_highlight": "none",
         "report_level": 2,
     }
+    settings.update(_script_settings(plan))
+    return settings
+
+
+def _script_settings(plan):
+    """What a script set changes in the settings: nothing for Latin-only text.
+
+    Being settings, the set is part of the format key (_format_for), so each
+    set gets a format of its own.
+    """
+    extra = scripts.preamble(plan) if plan is not None else ""
+    if not extra:
+        return {}
+    return {
+        "rst2_scripts": plan.setting(),
+        "font_encoding": scripts.font_encoding(plan),
+        "latex_preamble": _DEFAULT_PREAMBLE + "\n" + extra,
+    }
 
 
 # The format part for each set of settings and dialect, made from an empty
 # document so that it holds nothing of any user's text. Whatever else comes
 # to change the preamble (a script set, say) belongs in this key too.
 _formats = {}
+
+
+_DEFAULT_PREAMBLE = next(
+    option[2]["default"] for option in latex2e.Writer.settings_spec[2] if "--latex-preamble" in option[1]
+)
 
 
 def _format_for(settings, dialect):

@@ -10,11 +10,22 @@ import { fileURLToPath } from 'node:url';
 
 import { loadPyodide, type PyodideAPI } from 'pyodide';
 
+import { paths as servicePaths } from '../../paths.js';
+
 export interface BootPaths {
   bundlePath: string;
   pythonSources: string;
   stylesDir: string;
+  /**
+   * What the shipped fonts cover (scripts.json, written by the TeX build);
+   * default: the built TeX tree's. Without it, Python knows Latin only and
+   * shows every other character as a placeholder.
+   */
+  scriptsTable?: string;
 }
+
+/** Where python/rst2/scripts.py reads the table (RST2_SCRIPTS_TABLE). */
+const SCRIPTS_TABLE = '/rst2/tex/scripts.json';
 
 type LoadOptions = NonNullable<Parameters<typeof loadPyodide>[0]>;
 type CreateModule = NonNullable<LoadOptions['createPyodideModule']>;
@@ -25,7 +36,7 @@ const OPTIONS = {
   // printed here would be unexpected and is not the log's business.
   stdout: () => {},
   stderr: () => {},
-  env: { RST2_STYLES_DIR: '/rst2/styles', HOME: '/home/pyodide' },
+  env: { RST2_STYLES_DIR: '/rst2/styles', RST2_SCRIPTS_TABLE: SCRIPTS_TABLE, HOME: '/home/pyodide' },
 } satisfies LoadOptions;
 
 /** Copies a host folder into the in-memory filesystem: Pyodide never sees a host mount. */
@@ -99,6 +110,11 @@ export function layOutFiles(py: PyodideAPI, paths: BootPaths): void {
   unpackTar(py, fs.readFileSync(paths.bundlePath));
   copyTree(py, paths.pythonSources, '/rst2/python');
   copyTree(py, paths.stylesDir, '/rst2/styles');
+  const table = paths.scriptsTable ?? path.join(servicePaths.texDir, 'scripts.json');
+  if (fs.existsSync(table)) {
+    py.FS.mkdirTree(path.posix.dirname(SCRIPTS_TABLE));
+    py.FS.writeFile(SCRIPTS_TABLE, new Uint8Array(fs.readFileSync(table)));
+  }
 }
 
 /** Imports that a snapshot freezes; a plain boot runs them too. */

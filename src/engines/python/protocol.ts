@@ -35,6 +35,10 @@ export interface LatexResult {
   title: string;
   /** The part of `latex` a format can hold (python/rst2/latex_format.py); null: typeset it plainly. */
   format_preamble: string | null;
+  /** Characters no shipped font has, shown as boxed code points (python/rst2/scripts.py). */
+  replaced_characters: number;
+  /** The script set beyond Latin the document uses (cyrillic, greek, cjk-gbsn, emoji, placeholders, ...). */
+  scripts: string[];
 }
 /** One problem `check` reports (docutils' system messages of level warning and above); the editor page reads the same type. */
 export interface CheckItem { message: string; type: 'warning' | 'error' | 'severe'; line: number | null; context: string }

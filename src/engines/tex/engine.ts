@@ -11,7 +11,7 @@ import type { Logger } from '../../log.js';
 import { WorkerPool, type PoolStats } from '../worker-pool.js';
 import { MARKER } from './format-dump.js';
 import { FormatStore } from './format-store.js';
-import type { PdfEngine, TypesetStats } from './pdf-engine.js';
+import type { PdfEngine, Typeset, TypesetStats } from './pdf-engine.js';
 import { loadTexModule } from './pdftex-instance.js';
 import type { TexJob, TexReply } from './worker.js';
 
@@ -91,6 +91,10 @@ export class TexEngine implements PdfEngine {
   }
 
   async compile(latex: string, formatPreamble?: string | null): Promise<Buffer> {
+    return (await this.typeset(latex, formatPreamble)).pdf;
+  }
+
+  async typeset(latex: string, formatPreamble?: string | null): Promise<Typeset> {
     if (!this.pool) throw new ServiceError(Code.pdf_unavailable, 'The PDF engine is not started.');
     const fits = formatPreamble && latex.startsWith(`${formatPreamble}${MARKER}\n`);
     const format = fits ? this.formats?.find(formatPreamble) : undefined;
@@ -99,7 +103,10 @@ export class TexEngine implements PdfEngine {
     if (format && !reply.formatBroken) this.counts.withFormat++;
     else this.counts.plain++;
     this.counts.runs += reply.runs;
-    return Buffer.from(reply.pdf);
+    if (reply.lost.count > 0) {
+      this.opts.log.warn('pdfTeX lost characters its fonts lack (counted as replaced)', { count: reply.lost.count, samples: reply.lost.samples });
+    }
+    return { pdf: Buffer.from(reply.pdf), lostCharacters: reply.lost.count };
   }
 
   typesetStats(): TypesetStats | undefined {

@@ -3,7 +3,7 @@
  * request gets a clear 503 instead of a crash, and the rest of the API works.
  */
 import { Code, ServiceError } from '../../errors.js';
-import type { PdfEngine } from './pdf-engine.js';
+import type { PdfEngine, Typeset } from './pdf-engine.js';
 
 export class MissingPdfEngine implements PdfEngine {
   readonly available = false;
@@ -14,6 +14,10 @@ export class MissingPdfEngine implements PdfEngine {
 
   async compile(): Promise<Buffer> {
     throw new ServiceError(Code.pdf_unavailable, `PDF rendering is not available on this server: ${this.reason}`, { retryAfterSeconds: 3600 });
+  }
+
+  async typeset(): Promise<Typeset> {
+    return { pdf: await this.compile(), lostCharacters: 0 };
   }
 
   stats(): undefined {

@@ -12,6 +12,11 @@ export interface TypesetStats {
   formatsMade: number;
 }
 
+export interface Typeset {
+  pdf: Buffer;
+  lostCharacters: number;
+}
+
 /** What the PDF pipeline needs from a TeX engine: LaTeX source in, PDF bytes out. */
 export interface PdfEngine {
   /** False when no TeX engine is installed (PDF requests then answer 503). */
@@ -22,6 +27,8 @@ export interface PdfEngine {
    * python/rst2 wrote it so (LatexResult.formatPreamble).
    */
   compile(latex: string, formatPreamble?: string | null): Promise<Buffer>;
+  /** compile, and how many characters the fonts lacked (pdfTeX dropped them: lost-characters.ts). */
+  typeset(latex: string, formatPreamble?: string | null): Promise<Typeset>;
   /** Undefined when there is no pool (no TeX engine installed). */
   stats(): PoolStats | undefined;
   typesetStats(): TypesetStats | undefined;

@@ -12,6 +12,7 @@ import { Code } from '../../errors.js';
 import type { JobFailure, WorkerMessage } from '../worker-pool.js';
 import type { FormatRef } from './format-store.js';
 import { relevantLogLines } from './log-lines.js';
+import { lostCharacters, type LostCharacters } from './lost-characters.js';
 import { findActiveContent } from './pdf-safety.js';
 import { prepareInstance, type TexInstance } from './pdftex-instance.js';
 import { runPdftex, type PdftexResult } from './pdftex-run.js';
@@ -36,6 +37,8 @@ export interface TexReply {
   pdf: ArrayBuffer;
   runs: number;
   formatBroken: boolean;
+  /** Characters the fonts lacked (lost-characters.ts), from the last run's log. */
+  lost: LostCharacters;
 }
 
 const data = workerData as TexWorkerData;
@@ -84,7 +87,7 @@ async function typeset(latex: string, format: FormatRef | undefined): Promise<Pd
   });
 }
 
-async function compile(job: TexJob): Promise<{ ok: true; pdf: Uint8Array; runs: number; formatBroken: boolean } | { ok: false; error: JobFailure }> {
+async function compile(job: TexJob): Promise<{ ok: true; pdf: Uint8Array; runs: number; formatBroken: boolean; lost: LostCharacters } | { ok: false; error: JobFailure }> {
   let result = await typeset(job.latex, job.format);
   let formatBroken = false;
   if (job.format && formatFailed(result)) {
@@ -94,7 +97,7 @@ async function compile(job: TexJob): Promise<{ ok: true; pdf: Uint8Array; runs: 
   }
   if (result.pdf && result.exitCode === 0) {
     const found = findActiveContent(result.pdf);
-    if (found.length === 0) return { ok: true, pdf: result.pdf, runs: result.runs, formatBroken };
+    if (found.length === 0) return { ok: true, pdf: result.pdf, runs: result.runs, formatBroken, lost: lostCharacters(result.log) };
     return { ok: false, error: unsafePdf(found) };
   }
   const excerpt = relevantLogLines(result.log);
@@ -146,7 +149,7 @@ try {
     try {
       const out = await compile(msg.payload);
       if (out.ok) {
-        const value: TexReply = { pdf: out.pdf.slice().buffer, runs: out.runs, formatBroken: out.formatBroken };
+        const value: TexReply = { pdf: out.pdf.slice().buffer, runs: out.runs, formatBroken: out.formatBroken, lost: out.lost };
         port.postMessage({ type: 'done', id: msg.id, ok: true, value } satisfies WorkerMessage, [value.pdf]);
         afterJob();
         return;

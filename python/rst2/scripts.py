@@ -1,0 +1,459 @@
+"""Which scripts a document's text uses, and the LaTeX that typesets them.
+
+pdfLaTeX with docutils' set-up (T1 fonts) typesets Latin text only; any
+other character used to fail the whole PDF. Here every character of the text
+is put in one class, from a table the TeX build writes from what the
+shipped fonts really contain (scripts/tex/script-table.py, scripts.json):
+
+* ``latin``: typeset as today, untouched (so a Latin-only document's LaTeX
+  stays exactly as it was);
+* ``cyrillic`` (T2A), ``greek`` (LGR), ``vietnamese`` (T5): runs of text are
+  wrapped in a command that switches the font encoding (and the hyphenation
+  patterns); the fonts are Computer Modern's (cm-super, CB fonts) and Latin
+  Modern's, whatever the style's Latin font;
+* ``cjk``: runs in a CJKutf8 environment with the font family that has the
+  glyphs (Chinese simplified or traditional, Japanese, Korean);
+* ``emoji``: hwemoji's pictures (Twemoji);
+* ``symbols``: a command from the table (pifont, the math fonts);
+* anything else (Arabic, Hebrew, Devanagari, Thai, ...): a visible boxed
+  placeholder with the code point, counted.
+
+The set of classes a document uses (its *script set*) decides what the
+preamble loads: nothing more for a Latin-only document; fontenc encodings,
+pattern selection, CJKutf8, hwemoji, amssymb/pifont otherwise. The set is
+part of the settings, so each set gets its own format (render.py).
+"""
+
+import bisect
+import json
+import os
+import re
+import unicodedata
+
+TABLE_PATH = os.environ.get("RST2_SCRIPTS_TABLE", "/rst2/tex/scripts.json")
+
+# Script set members, in the order they are listed in the settings.
+CYRILLIC, GREEK, VIETNAMESE, EMOJI, SYMBOLS, PLACEHOLDERS = (
+    "cyrillic", "greek", "vietnamese", "emoji", "symbols", "placeholders")
+CJK_FAMILIES = ("gbsn", "bsmi", "min", "mj")
+# The members a rendering reports (the others are choices within them).
+REPORTED = frozenset((CYRILLIC, GREEK, VIETNAMESE, EMOJI, SYMBOLS, PLACEHOLDERS) + tuple("cjk-" + f for f in CJK_FAMILIES))
+ENCODINGS = {CYRILLIC: "T2A", GREEK: "LGR", VIETNAMESE: "T5"}
+
+# Between two characters of one run these stay inside it (so that a
+# sentence is one run, hyphenated in its own language).
+_JOINERS = frozenset(" ,.;:!?'()~-")
+# Invisible format characters: no glyph to show, nothing lost.
+_DROPPED = frozenset("\u200c\u200d\u2060\ufeff\ufe0e\ufe0f\u200e\u200f")
+_BREAK = "\u200b"  # a break opportunity
+
+
+class _Ranges:
+    def __init__(self, pairs):
+        self.lo = [lo for lo, _ in pairs]
+        self.hi = [hi for _, hi in pairs]
+
+    def __contains__(self, code):
+        i = bisect.bisect_right(self.lo, code) - 1
+        return i >= 0 and code <= self.hi[i]
+
+
+class Table:
+    """scripts.json, read once."""
+
+    def __init__(self, data):
+        self.latin = _Ranges(data.get("latin", [[0x20, 0x7E]]))
+        self.cyrillic = _Ranges(data.get("cyrillic", []))
+        self.greek = _Ranges(data.get("greek", []))
+        self.vietnamese = _Ranges(data.get("vietnamese", []))
+        self.emoji = _Ranges(data.get("emoji", []))
+        self.cjk = {family: _Ranges(data.get("cjk", {}).get(family, [])) for family in CJK_FAMILIES}
+        self.symbols = {int(code, 16): latex for code, latex in data.get("symbols", {}).items()}
+
+
+_table = None
+
+
+def table():
+    global _table
+    if _table is None:
+        try:
+            with open(TABLE_PATH, encoding="utf-8") as f:
+                data = json.load(f)
+        except FileNotFoundError:
+            # A TeX tree built before scripts.json existed: Latin and placeholders only.
+            data = {}
+        _table = Table(data)
+    return _table
+
+
+def normalize(text):
+    """NFC: combining marks composed with their letters, as the fonts have them."""
+    return unicodedata.normalize("NFC", text)
+
+
+class Plan:
+    """The script set of one document, and how each character is written."""
+
+    def __init__(self, members=()):
+        self.members = frozenset(members)
+
+    @classmethod
+    def parse(cls, setting):
+        return cls(m for m in (setting or "").split(",") if m)
+
+    def setting(self):
+        return ",".join(sorted(self.members))
+
+    def cjk_order(self):
+        """The CJK families in the order this document prefers them: its
+        Japanese or Korean font first when it has kana or Hangul, then the
+        Chinese font its Han characters lean to."""
+        m = self.members
+        chinese = ["bsmi", "gbsn"] if TRADITIONAL in m else ["gbsn", "bsmi"]
+        preferred = [f for f in ("min", "mj") if "cjk-" + f in m] + chinese
+        return preferred + [f for f in CJK_FAMILIES if f not in preferred]
+
+
+def classify(char, t, cjk_order=CJK_FAMILIES):
+    """(class, detail) of one character; class None: Latin, left as it is."""
+    code = ord(char)
+    if code < 0x80 or code in t.latin:
+        return None, None
+    if char in _DROPPED:
+        return "drop", None
+    if char == _BREAK:
+        return "break", None
+    if code in t.cyrillic:
+        return CYRILLIC, None
+    if code in t.greek:
+        return GREEK, None
+    if code in t.vietnamese:
+        return VIETNAMESE, None
+    # Below U+1F000 most emoji are symbols shown as text by default (↔, ♥):
+    # a font's glyph first, the picture only when no font has one.
+    picture_first = code >= 0x1F000
+    if picture_first and code in t.emoji:
+        return EMOJI, None
+    if code in t.symbols:
+        return SYMBOLS, t.symbols[code]
+    for family in cjk_order:
+        if code in t.cjk[family]:
+            return "cjk-" + family, family
+    if code in t.emoji:
+        return EMOJI, None
+    if unicodedata.category(char) == "Zs":
+        return "space", None
+    return PLACEHOLDERS, None
+
+
+_KANA = re.compile("[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
+_HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]")
+_HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_UKRAINIAN = re.compile("[ЄєІіЇїҐґ]")
+TRADITIONAL = "zh-traditional"
+
+
+def plan_for(text):
+    """The script set of a text (the whole source: a superset of what is written)."""
+    t = table()
+    chars = set(normalize(text))
+    flags = set()
+    if any(_KANA.match(c) for c in chars):
+        flags.add("cjk-min")
+    if any(_HANGUL.match(c) for c in chars):
+        flags.add("cjk-mj")
+    # Han characters go first to the Chinese font whose repertoire this
+    # text leans to (GB 2312: simplified, Big5: traditional).
+    han = [ord(c) for c in chars if _HAN.match(c)]
+    only_b5 = sum(1 for c in han if c in t.cjk["bsmi"] and c not in t.cjk["gbsn"])
+    only_gb = sum(1 for c in han if c in t.cjk["gbsn"] and c not in t.cjk["bsmi"])
+    if only_b5 > only_gb:
+        flags.add(TRADITIONAL)
+    order = Plan(flags).cjk_order()
+    members = set(flags)
+    for char in chars:
+        kind, _ = classify(char, t, order)
+        if kind is not None and kind not in ("drop", "break", "space"):
+            members.add(kind)
+    if CYRILLIC in members and any(_UKRAINIAN.match(c) for c in chars):
+        members.add("lang-ukrainian")
+    return Plan(members)
+
+
+class Marker:
+    """Writes a translator's encoded text with each character in its class's LaTeX."""
+
+    def __init__(self, plan):
+        self.plan = plan
+        self.table = table()
+        self.order = plan.cjk_order()
+        self.cyrillic_language = "ukrainian" if "lang-ukrainian" in plan.members else "russian"
+        # Classes met that the plan lacks (text made by a transform from
+        # nothing in the source): render.py typesets again with them.
+        self.missing = set()
+
+    def kind(self, char):
+        return classify(char, self.table, self.order)
+
+    def mark(self, text, counter=None):
+        """``text`` (already escaped by docutils) with the non-Latin characters marked."""
+        if all(ord(c) < 0x80 for c in text):
+            return text
+        text = normalize(text)
+        out = []
+        i, n = 0, len(text)
+        while i < n:
+            char = text[i]
+            kind, detail = self.kind(char)
+            if kind is None:
+                out.append(char)
+                i += 1
+                continue
+            if kind in (CYRILLIC, GREEK) or kind.startswith("cjk-"):
+                end = self._run_end(text, i, kind)
+                out.append(self._wrap(kind, detail, text[i:end]))
+                i = end
+                continue
+            if kind == VIETNAMESE:
+                start, end = self._word(text, i)
+                # The word's Latin start is already out: take it back.
+                del out[len(out) - (i - start):]
+                out.append("\\rstwoViet{%s}" % text[start:end])
+                i = end
+                continue
+            i += 1
+            if kind == "drop":
+                continue
+            if kind == "break":
+                out.append("\\hspace{0pt}")
+            elif kind == "space":
+                out.append(" ")
+            elif kind == SYMBOLS:
+                out.append(detail if detail.endswith("}") else detail + "{}")
+                self._need(SYMBOLS)
+            elif kind == EMOJI:
+                out.append(char)
+                self._need(EMOJI)
+            else:
+                out.append("\\rstwoU{%04X}" % ord(char))
+                self._need(PLACEHOLDERS)
+                if counter is not None:
+                    counter.append(ord(char))
+        return "".join(out)
+
+    def mark_math(self, code, counter=None):
+        """Math code with each run of non-Latin characters (which math fonts
+        lack) set as text: ``\\text{...}``, marked like any text."""
+        if all(ord(c) < 0x80 for c in code):
+            return code
+        code = normalize(code)
+        out = []
+        i, n = 0, len(code)
+        while i < n:
+            if self.kind(code[i])[0] is None:
+                out.append(code[i])
+                i += 1
+                continue
+            j = i + 1
+            while j < n and self.kind(code[j])[0] is not None:
+                j += 1
+            out.append("\\text{%s}" % self.mark(code[i:j], counter))
+            i = j
+        return "".join(out)
+
+    def _need(self, member):
+        if member not in self.plan.members:
+            self.missing.add(member)
+
+    def _run_end(self, text, i, kind):
+        end = j = i + 1
+        while j < len(text):
+            char = text[j]
+            if self.kind(char)[0] == kind:
+                j += 1
+                end = j
+            elif char in _JOINERS:
+                j += 1
+            else:
+                break
+        return end
+
+    def _word(self, text, i):
+        start = i
+        while start > 0 and text[start - 1].isalpha():
+            start -= 1
+        end = i + 1
+        while end < len(text) and text[end].isalpha() and self.kind(text[end])[0] in (None, VIETNAMESE):
+            end += 1
+        self._need(VIETNAMESE)
+        return start, end
+
+    def _wrap(self, kind, detail, run):
+        self._need(kind)
+        if kind == CYRILLIC:
+            return "\\rstwoCyr{%s}{%s}" % (self.cyrillic_language, run)
+        if kind == GREEK:
+            polytonic = any(0x1F00 <= ord(c) <= 0x1FFF for c in run)
+            return "\\rstwoGrk{%s}{%s}" % ("greek" if polytonic else "monogreek", run)
+        return "\\rstwoCJK{%s}{%s}" % (detail, run)
+
+
+# ---------------------------------------------------------------- preamble
+
+# T2A shares its i, I, j, J slots with Latin; in our runs (which hold no
+# Latin letters) they are always the Cyrillic letters, so the PDF's text
+# says so (pdfTeX's per-font glyph mapping: tfm:<font>/<glyph>).
+_T2A_FONTS = ("larm1000", "lati1000", "lasl1000", "lacc1000", "labx1000", "labi1000",
+              "lass1000", "lasi1000", "lasx1000", "latt1000")
+_T2A_SHARED = (("i", "0456"), ("I", "0406"), ("j", "0458"), ("J", "0408"))
+
+
+def tounicode(plan):
+    """Glyph mappings for the PDF's text layer; set after the format marker."""
+    if CYRILLIC not in plan.members:
+        return ""
+    # A document docutils' layout keeps (no format) has no glyph mapping yet.
+    return "% rst2: Cyrillic letters T2A shares with Latin\n" + (
+        "\\ifnum\\pdfgentounicode=0 \\input glyphtounicode \\pdfgentounicode=1 \\fi\n"
+    ) + "".join(
+        "\\pdfglyphtounicode{tfm:%s/%s}{%s}\n" % (font, glyph, code) for font in _T2A_FONTS for glyph, code in _T2A_SHARED
+    )
+
+
+def font_encoding(plan, default="T1"):
+    """docutils' font_encoding setting: the script encodings first, T1 (the default) last."""
+    extra = [ENCODINGS[m] for m in (CYRILLIC, GREEK, VIETNAMESE) if m in plan.members]
+    return ",".join(extra + [default]) if extra else default
+
+
+_COMMON = r"""%%% rst2: scripts (python/rst2/scripts.py)
+\makeatletter
+% The run's family in the script's fonts: typewriter, sans or roman, as the
+% Latin text around it.
+\def\rstwo@pick#1#2#3{\edef\rstwo@f{\f@family}\edef\rstwo@t{\ttdefault}\edef\rstwo@s{\sfdefault}%
+  \ifx\rstwo@f\rstwo@t\def\rstwo@f{#3}\else\ifx\rstwo@f\rstwo@s\def\rstwo@f{#2}\else\def\rstwo@f{#1}\fi\fi}
+% Hyphenation patterns by babel's name, when the format has them.
+\def\rstwo@lang#1{\ifcsname l@#1\endcsname\language\csname l@#1\endcsname\fi}
+% Bookmarks and PDF metadata (set in the preamble) get the text itself.
+\def\rstwo@codepoint#1{U+#1}
+\AddToHook{package/hyperref/after}{\pdfstringdefDisableCommands{%
+  \let\rstwoU\rstwo@codepoint\let\rstwoCyr\@secondoftwo\let\rstwoGrk\@secondoftwo
+  \let\rstwoCJK\@secondoftwo\let\rstwoViet\@firstofone}}
+"""
+
+_PLACEHOLDER = r"""% A character no shipped font has: its code point, boxed.
+% (A line may break after each: a word of them is otherwise one long box.)
+\DeclareRobustCommand\rstwoU[1]{{\setlength\fboxsep{1pt}\fbox{\normalfont\ttfamily\scriptsize U+#1}}\allowbreak}
+"""
+
+_CYRILLIC = r"""% Cyrillic: cm-super's T2A fonts (10 pt design, scaled)
+\DeclareFontFamily{T2A}{cmr}{\hyphenchar\font45 }
+\DeclareFontShape{T2A}{cmr}{m}{n}{<-> larm1000}{}
+\DeclareFontShape{T2A}{cmr}{m}{it}{<-> lati1000}{}
+\DeclareFontShape{T2A}{cmr}{m}{sl}{<-> lasl1000}{}
+\DeclareFontShape{T2A}{cmr}{m}{sc}{<-> lacc1000}{}
+\DeclareFontShape{T2A}{cmr}{bx}{n}{<-> labx1000}{}
+\DeclareFontShape{T2A}{cmr}{bx}{it}{<-> labi1000}{}
+\DeclareFontShape{T2A}{cmr}{bx}{sl}{<-> ssub * cmr/bx/it}{}
+\DeclareFontShape{T2A}{cmr}{b}{n}{<-> ssub * cmr/bx/n}{}
+\DeclareFontShape{T2A}{cmr}{b}{it}{<-> ssub * cmr/bx/it}{}
+\DeclareFontFamily{T2A}{cmss}{\hyphenchar\font45 }
+\DeclareFontShape{T2A}{cmss}{m}{n}{<-> lass1000}{}
+\DeclareFontShape{T2A}{cmss}{m}{it}{<-> lasi1000}{}
+\DeclareFontShape{T2A}{cmss}{m}{sl}{<-> ssub * cmss/m/it}{}
+\DeclareFontShape{T2A}{cmss}{bx}{n}{<-> lasx1000}{}
+\DeclareFontShape{T2A}{cmss}{b}{n}{<-> ssub * cmss/bx/n}{}
+\DeclareFontFamily{T2A}{cmtt}{\hyphenchar\font\m@ne}
+\DeclareFontShape{T2A}{cmtt}{m}{n}{<-> latt1000}{}
+\DeclareFontShape{T2A}{cmtt}{m}{it}{<-> ssub * cmtt/m/n}{}
+\DeclareFontShape{T2A}{cmtt}{bx}{n}{<-> ssub * cmtt/m/n}{}
+% (cmap, in docutils' own layout, would map them to Latin: tounicode() does it right.)
+\global\@namedef{cmap@set@T2A}{}
+\DeclareRobustCommand\rstwoCyr[2]{{\rstwo@pick{cmr}{cmss}{cmtt}\fontencoding{T2A}\fontfamily{\rstwo@f}\selectfont\rstwo@lang{#1}#2}}
+"""
+
+_GREEK = r"""% Greek: the CB fonts (LGR, 10 pt design, scaled)
+\DeclareFontFamily{LGR}{cmr}{}
+\DeclareFontShape{LGR}{cmr}{m}{n}{<-> grmn1000}{}
+\DeclareFontShape{LGR}{cmr}{m}{it}{<-> grmi1000}{}
+\DeclareFontShape{LGR}{cmr}{m}{sl}{<-> grmo1000}{}
+\DeclareFontShape{LGR}{cmr}{m}{sc}{<-> grmc1000}{}
+\DeclareFontShape{LGR}{cmr}{bx}{n}{<-> grxn1000}{}
+\DeclareFontShape{LGR}{cmr}{bx}{it}{<-> grxi1000}{}
+\DeclareFontShape{LGR}{cmr}{bx}{sl}{<-> grxo1000}{}
+\DeclareFontShape{LGR}{cmr}{b}{n}{<-> ssub * cmr/bx/n}{}
+\DeclareFontShape{LGR}{cmr}{b}{it}{<-> ssub * cmr/bx/it}{}
+\DeclareFontFamily{LGR}{cmss}{}
+\DeclareFontShape{LGR}{cmss}{m}{n}{<-> gsmn1000}{}
+\DeclareFontShape{LGR}{cmss}{m}{it}{<-> gsmo1000}{}
+\DeclareFontShape{LGR}{cmss}{m}{sl}{<-> gsmo1000}{}
+\DeclareFontShape{LGR}{cmss}{bx}{n}{<-> gsxn1000}{}
+\DeclareFontShape{LGR}{cmss}{b}{n}{<-> ssub * cmss/bx/n}{}
+\DeclareFontFamily{LGR}{cmtt}{\hyphenchar\font\m@ne}
+\DeclareFontShape{LGR}{cmtt}{m}{n}{<-> gttn1000}{}
+\DeclareFontShape{LGR}{cmtt}{m}{it}{<-> ssub * cmtt/m/n}{}
+\DeclareFontShape{LGR}{cmtt}{bx}{n}{<-> ssub * cmtt/m/n}{}
+\DeclareRobustCommand\rstwoGrk[2]{{\rstwo@pick{cmr}{cmss}{cmtt}\fontencoding{LGR}\fontfamily{\rstwo@f}\selectfont\rstwo@lang{#1}#2}}
+"""
+
+_VIETNAMESE = r"""% Vietnamese: Latin Modern in T5 (vntex's encoding; its own T5 fonts are not shipped)
+\DeclareFontSubstitution{T5}{lmr}{m}{n}
+\DeclareRobustCommand\rstwoViet[1]{{\rstwo@pick{lmr}{lmss}{lmtt}\fontencoding{T5}\fontfamily{\rstwo@f}\selectfont#1}}
+"""
+
+_CJK = r"""% CJK: CJKutf8 with the Unicode subfonts; no fake bold (it would print each
+% character three times, and text extraction would see three).
+\usepackage{CJKutf8}
+% CJKutf8 gives each subfont a ToUnicode CMap (that makes the text
+% extractable) with \pdfobj, which rst2's primitive lock takes from the
+% body; CJK's own fixed CMap writer keeps a copy of the primitive.
+\usepackage{etoolbox}
+\let\rstwo@pdfobj\pdfobj
+\patchcmd{\CJK@addcmap}{\pdfobj}{\rstwo@pdfobj}{}{\PackageError{rst2}{CJKutf8's CMap writer changed}{}}
+\DeclareRobustCommand\rstwoCJK[2]{\begin{CJK}{UTF8}{#1}#2\end{CJK}}
+"""
+
+_CJK_FAMILY = r"""\DeclareFontFamily{C70}{%(family)s}{\hyphenchar\font\m@ne}
+\DeclareFontShape{C70}{%(family)s}{m}{n}{<-> CJK * %(font)s}{\CJKnormal}
+\DeclareFontShape{C70}{%(family)s}{m}{it}{<-> CJKssub * %(family)s/m/n}{}
+\DeclareFontShape{C70}{%(family)s}{m}{sl}{<-> CJKssub * %(family)s/m/n}{}
+\DeclareFontShape{C70}{%(family)s}{m}{sc}{<-> CJKssub * %(family)s/m/n}{}
+\DeclareFontShape{C70}{%(family)s}{bx}{n}{<-> CJKssub * %(family)s/m/n}{}
+\DeclareFontShape{C70}{%(family)s}{bx}{it}{<-> CJKssub * %(family)s/m/n}{}
+\DeclareFontShape{C70}{%(family)s}{b}{n}{<-> CJKssub * %(family)s/m/n}{}
+"""
+_CJK_FONTS = {"gbsn": "gbsnu", "bsmi": "bsmiu", "min": "udmj", "mj": "nanummjm"}
+
+_EMOJI = r"""% Emoji: hwemoji (Twemoji pictures, CC-BY 4.0)
+\usepackage{hwemoji}
+"""
+
+_SYMBOLS = r"""% Symbols: the commands of scripts.json
+\usepackage{amssymb}
+\usepackage{pifont}
+"""
+
+
+def preamble(plan):
+    """LaTeX for the custom-preamble part; empty for a Latin-only document."""
+    m = plan.members
+    if not m - {"lang-ukrainian", TRADITIONAL}:
+        return ""
+    parts = [_COMMON, _PLACEHOLDER]
+    if CYRILLIC in m:
+        parts.append(_CYRILLIC)
+    if GREEK in m:
+        parts.append(_GREEK)
+    if VIETNAMESE in m:
+        parts.append(_VIETNAMESE)
+    families = [f for f in CJK_FAMILIES if "cjk-" + f in m]
+    if families:
+        parts.append(_CJK)
+        parts.extend(_CJK_FAMILY % {"family": f, "font": _CJK_FONTS[f]} for f in families)
+    if EMOJI in m:
+        parts.append(_EMOJI)
+    if SYMBOLS in m:
+        parts.append(_SYMBOLS)
+    parts.append("\\makeatother\n")
+    return "".join(parts)
