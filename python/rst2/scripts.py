@@ -87,6 +87,14 @@ def table():
     return _table
 
 
+def forget_table():
+    """Drops the table read so far. A memory snapshot is made before the TeX
+    tree (and its scripts.json) may exist, and outlives a rebuilt tree: each
+    interpreter restored from it must read the table it has now."""
+    global _table
+    _table = None
+
+
 def normalize(text):
     """NFC: combining marks composed with their letters, as the fonts have them."""
     return unicodedata.normalize("NFC", text)

@@ -16,6 +16,8 @@ for _op in ('html', 'latex', 'check'):
     _r = json.loads(rst2.api.handle(_op, _warm, '{}'))
     assert _r['ok'], _r
 del _warm, _op, _r
+import rst2.scripts
+rst2.scripts.forget_table()
 if '' in sys.path:
     sys.path.remove('')  # loadPyodide adds it again on load
 import gc; gc.collect()
