@@ -22,6 +22,7 @@ import { createLogger, type Logger } from './log.js';
 import { Metrics } from './metrics.js';
 import { paths } from './paths.js';
 import { healthProbe, readinessProbe } from './probes.js';
+import { imageResolverFor } from './images/resolve-images.js';
 import { Renderer } from './renderer.js';
 import { createStorage } from './storage.js';
 import { loadCatalogue } from './styles.js';
@@ -59,7 +60,8 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     { name: 'tex', stats: () => pdf.stats() },
   ], () => pdf.typesetStats());
   const cache = metrics.countingCache(storage.cache);
-  const renderer = new Renderer({ python, pdf, cache, renderKeySalt: versions.renderKeySalt });
+  const images = imageResolverFor(config, storage.images);
+  const renderer = new Renderer({ python, pdf, cache, images, renderKeySalt: versions.renderKeySalt });
   let stopping = false;
   const probes = { python, pdf, store, stopping: () => stopping };
   const app = new Koa();

@@ -16,6 +16,8 @@ LaTeX, and only its ``\\includegraphics`` is exchanged for the macro.
 
 import re
 
+from .safety import DATA_URI_ATTRIBUTE
+
 # Per document (docutils' fallback definitions, after the format's part):
 # the format of a document without images stays what it was.
 MACRO = r"""
@@ -39,9 +41,15 @@ _WIDTH = re.compile(r"(?:^|,)width=([^,]+)")
 DEFAULT_PLACEHOLDER_WIDTH = "0.3\\linewidth"
 
 
+def source_uri(node):
+    """The image's URI as written (safety.py empties ``uri`` of data: images for HTML)."""
+    return node.get(DATA_URI_ATTRIBUTE) or node.get("uri", "")
+
+
 def placeholder_text(node):
-    """What a placeholder shows: the alt text, else the URI."""
-    return node.get("alt") or node.get("uri", "")
+    """What a placeholder shows: the alt text, else the URI (not a data: URI's payload)."""
+    uri = source_uri(node)
+    return node.get("alt") or (uri.partition(",")[0] + ",..." if uri.startswith("data:") else uri)
 
 
 def rewrite(translator, node, written):
@@ -64,7 +72,7 @@ def rewrite(translator, node, written):
         width = _WIDTH.search(options)
         out.append("\\rsttwoimage{%d}{%s}{%s}{%s}" % (
             number, options, width.group(1) if width else DEFAULT_PLACEHOLDER_WIDTH, text))
-    images.append({"uri": node.get("uri", ""), "alt": node.get("alt")})
+    images.append({"uri": source_uri(node), "alt": node.get("alt")})
     translator.fallbacks["rsttwoimage"] = MACRO
     return out
 

@@ -35,6 +35,8 @@ export interface LatexResult {
   title: string;
   /** The part of `latex` a format can hold (python/rst2/latex_format.py); null: typeset it plainly. */
   format_preamble: string | null;
+  /** The images in document order: image N of the LaTeX is entry N-1 (python/rst2/latex_images.py). */
+  images: { uri: string; alt: string | null }[];
 }
 /** One problem `check` reports (docutils' system messages of level warning and above); the editor page reads the same type. */
 export interface CheckItem { message: string; type: 'warning' | 'error' | 'severe'; line: number | null; context: string }

@@ -1,0 +1,162 @@
+/**
+ * Turns an image into a file pdfTeX can include: PNG, JPEG and PDF as they
+ * are; SVG drawn to PNG by resvg (WebAssembly, inside its npm package) with
+ * the DejaVu Sans we ship (scripts/setup-fonts.mjs) and nothing else: resvg
+ * in WebAssembly has no file system or network, and we never hand it the
+ * external images it asks for, so an SVG's hrefs stay unresolved. GIF
+ * (first frame) and WebP are decoded and written as PNG. Pixel counts are
+ * checked before anything is decoded (sniff.ts).
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import zlib from 'node:zlib';
+
+import { encode as encodePng } from 'fast-png';
+
+import { findActiveContent } from '../engines/tex/pdf-safety.js';
+import { checkPixels, type Sniffed } from './sniff.js';
+import { ImageRefused } from './problems.js';
+
+/** A file for pdfTeX: image N of the LaTeX is `rst2img-N.<ext>` (python/rst2/latex_images.py). */
+export interface Prepared {
+  bytes: Uint8Array;
+  ext: 'png' | 'jpg' | 'pdf';
+}
+
+const require = createRequire(import.meta.url);
+
+// SVGs are drawn at twice their size (print wants more than screen pixels)
+// and marked 144 dpi, so that they keep their size on the page.
+const SVG_ZOOM = 2;
+
+type ResvgModule = typeof import('@resvg/resvg-wasm');
+let resvg: Promise<ResvgModule> | undefined;
+
+function loadResvg(): Promise<ResvgModule> {
+  resvg ??= (async () => {
+    const module = await import('@resvg/resvg-wasm');
+    await module.initWasm(fs.readFileSync(require.resolve('@resvg/resvg-wasm/index_bg.wasm')));
+    return module;
+  })();
+  return resvg;
+}
+
+let fonts: Uint8Array[] | undefined;
+
+function fontBuffers(fontDir: string): Uint8Array[] {
+  fonts ??= ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf']
+    .map((name) => path.join(fontDir, name))
+    .filter((file) => fs.existsSync(file))
+    .map((file) => fs.readFileSync(file));
+  return fonts;
+}
+
+/** A PNG chunk (length, type, data, CRC). */
+function chunk(type: string, data: Uint8Array): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, 'latin1');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(zlib.crc32(Buffer.concat([head.subarray(4), data])) >>> 0);
+  return Buffer.concat([head, data, crc]);
+}
+
+/** The PNG with a pHYs chunk saying `dpi` (pdfTeX sizes a PNG by it), right after IHDR. */
+function withResolution(png: Uint8Array, dpi: number): Uint8Array {
+  const perMetre = Math.round(dpi / 0.0254);
+  const data = Buffer.alloc(9);
+  data.writeUInt32BE(perMetre, 0);
+  data.writeUInt32BE(perMetre, 4);
+  data[8] = 1; // unit: metre
+  const afterHeader = 8 + 8 + 13 + 4;
+  return Buffer.concat([png.subarray(0, afterHeader), chunk('pHYs', data), png.subarray(afterHeader)]);
+}
+
+async function svgToPng(bytes: Uint8Array, maxPixels: number, fontDir: string): Promise<Prepared> {
+  const { Resvg } = await loadResvg();
+  const fontBuffersNow = fontBuffers(fontDir);
+  let drawing: InstanceType<ResvgModule['Resvg']> | undefined;
+  try {
+    const options = { font: { fontBuffers: fontBuffersNow, defaultFontFamily: 'DejaVu Sans', sansSerifFamily: 'DejaVu Sans' } };
+    const measured = new Resvg(bytes, options);
+    const { width, height } = measured;
+    measured.free();
+    checkPixels(Math.ceil(width), Math.ceil(height), maxPixels);
+    // Twice the size when that fits the pixel limit, else as much as does.
+    const zoom = Math.min(SVG_ZOOM, Math.sqrt(maxPixels / (Math.ceil(width) * Math.ceil(height))));
+    drawing = new Resvg(bytes, { ...options, fitTo: { mode: 'zoom', value: zoom } });
+    const rendered = drawing.render();
+    try {
+      return { bytes: withResolution(rendered.asPng(), 72 * zoom), ext: 'png' };
+    } finally {
+      rendered.free();
+    }
+  } catch (error) {
+    if (error instanceof ImageRefused) throw error;
+    throw new ImageRefused(`the SVG could not be drawn (${error instanceof Error ? error.message : String(error)})`.slice(0, 300));
+  } finally {
+    drawing?.free();
+  }
+}
+
+function rgbaToPng(width: number, height: number, data: Uint8Array): Prepared {
+  return { bytes: encodePng({ width, height, data, channels: 4, depth: 8 }), ext: 'png' };
+}
+
+function gifToPng(bytes: Uint8Array): Prepared {
+  const { GifReader } = require('omggif') as typeof import('omggif');
+  try {
+    const reader = new GifReader(bytes);
+    const pixels = new Uint8Array(reader.width * reader.height * 4);
+    reader.decodeAndBlitFrameRGBA(0, pixels);
+    return rgbaToPng(reader.width, reader.height, pixels);
+  } catch (error) {
+    throw new ImageRefused(`the GIF could not be decoded (${error instanceof Error ? error.message : String(error)})`.slice(0, 300));
+  }
+}
+
+function webpToPng(bytes: Uint8Array): Prepared {
+  // Loaded on first use: the module instantiates its WebAssembly on import.
+  const webp = require('@cwasm/webp') as typeof import('@cwasm/webp');
+  let decoded: { width: number; height: number; data: Uint8ClampedArray };
+  try {
+    decoded = webp.decode(bytes);
+  } catch (error) {
+    throw new ImageRefused(`the WebP could not be decoded (${error instanceof Error ? error.message : String(error)})`.slice(0, 300));
+  }
+  return rgbaToPng(decoded.width, decoded.height, new Uint8Array(decoded.data.buffer, decoded.data.byteOffset, decoded.data.byteLength));
+}
+
+function checkedPdf(bytes: Uint8Array): Prepared {
+  const found = findActiveContent(bytes);
+  // Whatever the image carries would end up in the document's PDF, which
+  // would then be refused whole (pdf_unsafe): refuse just the image.
+  if (found.length > 0) throw new ImageRefused(`the PDF carries active content (${found.slice(0, 3).join('; ')})`);
+  return { bytes, ext: 'pdf' };
+}
+
+export interface ConvertOptions {
+  maxPixels: number;
+  /** Where DejaVu Sans is (paths.fonts). */
+  fontDir: string;
+}
+
+/** The file for pdfTeX, or ImageRefused. */
+export async function prepareImage(bytes: Uint8Array, sniffed: Sniffed, options: ConvertOptions): Promise<Prepared> {
+  if (sniffed.width !== undefined && sniffed.height !== undefined) checkPixels(sniffed.width, sniffed.height, options.maxPixels);
+  switch (sniffed.format) {
+    case 'png':
+      return { bytes, ext: 'png' };
+    case 'jpeg':
+      return { bytes, ext: 'jpg' };
+    case 'pdf':
+      return checkedPdf(bytes);
+    case 'svg':
+      return svgToPng(bytes, options.maxPixels, options.fontDir);
+    case 'gif':
+      return gifToPng(bytes);
+    case 'webp':
+      return webpToPng(bytes);
+  }
+}
