@@ -1,4 +1,4 @@
-// omggif ships no types; this is the part of its API src/images/convert.ts uses.
+// omggif ships no types; this is the part of its API src/images/convert.ts (reader) and the tests (writer) use.
 declare module 'omggif' {
   export class GifReader {
     constructor(buffer: Uint8Array);
@@ -6,5 +6,10 @@ declare module 'omggif' {
     readonly height: number;
     numFrames(): number;
     decodeAndBlitFrameRGBA(frame: number, pixels: Uint8Array): void;
+  }
+  export class GifWriter {
+    constructor(buffer: Uint8Array, width: number, height: number, options?: { palette?: number[]; loop?: number });
+    addFrame(x: number, y: number, width: number, height: number, indexed: number[], options?: { palette?: number[]; delay?: number }): number;
+    end(): number;
   }
 }
