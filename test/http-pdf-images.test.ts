@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 
 import { expect } from 'chai';
 
-import { badge, gif, jpegImage, png, pngClaiming, pngDamaged, webp } from './support/images.js';
+import { badge, gif, jpegImage, png, pngBadColourType, pngClaiming, pngDamaged, webp } from './support/images.js';
 import { pdfImages, pdfPages } from './support/pdf.js';
 import { api, form, query, server } from './support/server.js';
 import type { RunningServer } from '../src/server.js';
@@ -37,6 +37,7 @@ async function upstream(includedPdf: Buffer): Promise<Upstream> {
     '/img/page.pdf': { type: 'application/pdf', body: includedPdf },
     '/img/bomb.png': { type: 'image/png', body: pngClaiming(100_000, 100_000) },
     '/img/damaged.png': { type: 'image/png', body: pngDamaged(30, 30) },
+    '/img/bad-type.png': { type: 'image/png', body: pngBadColourType(30, 30) },
     '/img/notes.txt': { type: 'image/png', body: Buffer.from('these are not the pixels you are looking for\n') },
     '/docs/img/shot.png': { type: 'image/png', body: png(80, 50, [20, 120, 20]) },
     '/docs/README.rst': { type: 'text/x-rst', body: Buffer.from('Read me\n=======\n\n.. image:: img/shot.png\n   :alt: relative screenshot\n') },
@@ -172,12 +173,19 @@ describe('PDF with images (HTTP, real engines, a local image server)', function 
     expect(cached.headers.get(PROBLEMS)).to.equal('1');
   });
 
-  it('a damaged PNG that pdfTeX cannot read becomes a placeholder; the other images stay', async () => {
-    const rst = `Damaged\n=======\n\n.. image:: ${up.base}/img/damaged.png\n   :alt: broken pixels\n\n.. image:: ${up.base}/img/red.png\n`;
+  it('PNGs that stop pdfTeX become placeholders; the other images stay', async () => {
+    // Two different URLs of the same broken file: pdfTeX names one per failed run.
+    const rst = `Damaged\n=======\n\n.. image:: ${up.base}/img/bad-type.png?1\n   :alt: broken pixels one\n\n` +
+      `.. image:: ${up.base}/img/bad-type.png?2\n   :alt: broken pixels two\n\n.. image:: ${up.base}/img/red.png\n`;
     const { res, text, counts } = await pdfOf(open, rst);
-    expect(res.headers.get(PROBLEMS)).to.equal('1');
-    expect(text).to.include('broken pixels');
-    expect(counts.images - baseline.images).to.be.at.least(1);
+    expect(res.headers.get(PROBLEMS)).to.equal('2');
+    expect(text).to.include('broken pixels one').and.to.include('broken pixels two');
+    expect(counts.images - baseline.images).to.equal(1);
+  });
+
+  it('a PNG with damaged data passes through as pdfTeX copies it (no decoding), without failing the document', async () => {
+    const { res } = await pdfOf(open, `Damaged\n=======\n\n.. image:: ${up.base}/img/damaged.png\n   :alt: damaged data\n`);
+    expect(res.headers.get('content-type')).to.equal('application/pdf');
   });
 
   it('without RST2_ALLOW_PRIVATE_URI a loopback image is refused: placeholder, and no request reaches the server', async () => {

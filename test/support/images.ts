@@ -20,12 +20,12 @@ function chunk(type: string, data: Buffer): Buffer {
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-function pngHeader(width: number, height: number): Buffer {
+function pngHeader(width: number, height: number, colourType = 2 /* RGB */): Buffer {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8; // bits per sample
-  ihdr[9] = 2; // RGB
+  ihdr[9] = colourType;
   return chunk('IHDR', ihdr);
 }
 
@@ -44,6 +44,11 @@ export function pngClaiming(width: number, height: number): Buffer {
 /** A PNG with a valid header and garbage image data: passes the sniffer, fails in pdfTeX. */
 export function pngDamaged(width: number, height: number): Buffer {
   return Buffer.concat([PNG_SIGNATURE, pngHeader(width, height), chunk('IDAT', Buffer.from('not zlib data at all')), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** A PNG of colour type 5, which does not exist: libpng (and so pdfTeX) stops on it. */
+export function pngBadColourType(width: number, height: number): Buffer {
+  return Buffer.concat([PNG_SIGNATURE, pngHeader(width, height, 5), chunk('IDAT', zlib.deflateSync(Buffer.alloc(width * height))), chunk('IEND', Buffer.alloc(0))]);
 }
 
 export function jpegImage(width: number, height: number): Buffer {
