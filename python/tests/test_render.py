@@ -2,7 +2,6 @@ import json
 import unittest
 
 from rst2 import api
-from rst2.errors import DocumentError
 from rst2.latex_format import MARKER
 from rst2.render import latex_classes, render_html, render_latex
 
