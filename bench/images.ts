@@ -19,8 +19,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-import { encode as encodePng } from 'fast-png';
-
+import { encodePng } from '../src/images/png-encode.js';
 import { benchArgs, ensureDebianPackages, fmt, median, startInProcess } from './support.js';
 
 const quick = benchArgs({ flags: ['quick'] }).has('quick');
@@ -45,19 +44,20 @@ function badge(label: string, message: string, colour: string): string {
 
 /** A screenshot-like PNG: a window with a title bar, text lines and a gradient, so it compresses like one. */
 function screenshot(width: number, height: number): Uint8Array {
-  const data = new Uint8Array(width * height * 3);
+  const data = new Uint8Array(width * height * 4);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
-      const i = (y * width + x) * 3;
+      const i = (y * width + x) * 4;
       const bar = y < 28;
       const text = !bar && y % 18 < 9 && x > 24 && x < width - 80 && (x * 7 + y * 3) % 11 < 6;
       const v = bar ? 60 : text ? 40 : 245 - Math.floor((x / width) * 20);
       data[i] = v;
       data[i + 1] = bar ? 90 : v;
       data[i + 2] = bar ? 140 : v;
+      data[i + 3] = 255;
     }
   }
-  return encodePng({ width, height, data, channels: 3, depth: 8 });
+  return encodePng(width, height, data);
 }
 
 const FILES: Record<string, { type: string; body: Buffer }> = {};

@@ -10,11 +10,9 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import zlib from 'node:zlib';
-
-import { encode as encodePng } from 'fast-png';
 
 import { findActiveContent } from '../engines/tex/pdf-safety.js';
+import { encodePng } from './png-encode.js';
 import { checkPixels, type Sniffed } from './sniff.js';
 import { ImageRefused } from './problems.js';
 
@@ -27,7 +25,8 @@ export interface Prepared {
 const require = createRequire(import.meta.url);
 
 // SVGs are drawn at twice their size (print wants more than screen pixels)
-// and marked 144 dpi, so that they keep their size on the page.
+// and marked 144 dpi, so that they keep their size on the page; on white,
+// the page's colour, so that the PNG needs no alpha channel (png-encode.ts).
 const SVG_ZOOM = 2;
 
 type ResvgModule = typeof import('@resvg/resvg-wasm');
@@ -52,33 +51,12 @@ function fontBuffers(fontDir: string): Uint8Array[] {
   return fonts;
 }
 
-/** A PNG chunk (length, type, data, CRC). */
-function chunk(type: string, data: Uint8Array): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'latin1');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(zlib.crc32(Buffer.concat([head.subarray(4), data])) >>> 0);
-  return Buffer.concat([head, data, crc]);
-}
-
-/** The PNG with a pHYs chunk saying `dpi` (pdfTeX sizes a PNG by it), right after IHDR. */
-function withResolution(png: Uint8Array, dpi: number): Uint8Array {
-  const perMetre = Math.round(dpi / 0.0254);
-  const data = Buffer.alloc(9);
-  data.writeUInt32BE(perMetre, 0);
-  data.writeUInt32BE(perMetre, 4);
-  data[8] = 1; // unit: metre
-  const afterHeader = 8 + 8 + 13 + 4;
-  return Buffer.concat([png.subarray(0, afterHeader), chunk('pHYs', data), png.subarray(afterHeader)]);
-}
-
 async function svgToPng(bytes: Uint8Array, maxPixels: number, fontDir: string): Promise<Prepared> {
   const { Resvg } = await loadResvg();
   const fontBuffersNow = fontBuffers(fontDir);
   let drawing: InstanceType<ResvgModule['Resvg']> | undefined;
   try {
-    const options = { font: { fontBuffers: fontBuffersNow, defaultFontFamily: 'DejaVu Sans', sansSerifFamily: 'DejaVu Sans' } };
+    const options = { background: 'white', font: { fontBuffers: fontBuffersNow, defaultFontFamily: 'DejaVu Sans', sansSerifFamily: 'DejaVu Sans' } };
     const measured = new Resvg(bytes, options);
     const { width, height } = measured;
     measured.free();
@@ -88,7 +66,8 @@ async function svgToPng(bytes: Uint8Array, maxPixels: number, fontDir: string): 
     drawing = new Resvg(bytes, { ...options, fitTo: { mode: 'zoom', value: zoom } });
     const rendered = drawing.render();
     try {
-      return { bytes: withResolution(rendered.asPng(), 72 * zoom), ext: 'png' };
+      // Opaque (drawn on white), so premultiplied pixels are straight ones.
+      return { bytes: encodePng(rendered.width, rendered.height, rendered.pixels, 72 * zoom), ext: 'png' };
     } finally {
       rendered.free();
     }
@@ -101,7 +80,7 @@ async function svgToPng(bytes: Uint8Array, maxPixels: number, fontDir: string): 
 }
 
 function rgbaToPng(width: number, height: number, data: Uint8Array): Prepared {
-  return { bytes: encodePng({ width, height, data, channels: 4, depth: 8 }), ext: 'png' };
+  return { bytes: encodePng(width, height, data), ext: 'png' };
 }
 
 function gifToPng(bytes: Uint8Array): Prepared {
