@@ -8,7 +8,8 @@ import zlib from 'node:zlib';
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-function chunk(type: string, data: Uint8Array): Buffer {
+/** One PNG chunk: length, type, data, CRC. */
+export function pngChunk(type: string, data: Uint8Array): Buffer {
   const head = Buffer.alloc(8);
   head.writeUInt32BE(data.length, 0);
   head.write(type, 4, 'latin1');
@@ -52,9 +53,9 @@ export function encodePng(width: number, height: number, rgba: Uint8Array, dpi =
   phys[8] = 1; // unit: metre
   return Buffer.concat([
     SIGNATURE,
-    chunk('IHDR', header),
-    chunk('pHYs', phys),
-    chunk('IDAT', zlib.deflateSync(raw)),
-    chunk('IEND', new Uint8Array(0)),
+    pngChunk('IHDR', header),
+    pngChunk('pHYs', phys),
+    pngChunk('IDAT', zlib.deflateSync(raw)),
+    pngChunk('IEND', new Uint8Array(0)),
   ]);
 }

@@ -9,14 +9,7 @@ import zlib from 'node:zlib';
 import jpeg from 'jpeg-js';
 import { GifWriter } from 'omggif';
 
-function chunk(type: string, data: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'latin1');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(zlib.crc32(Buffer.concat([head.subarray(4), data])) >>> 0);
-  return Buffer.concat([head, data, crc]);
-}
+import { pngChunk as chunk } from '../../src/images/png-encode.js';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
