@@ -7,7 +7,8 @@
  *  - the README with its images cached (the same URLs, after a first run),
  *  - the same README without images,
  * over HTTP, and Debian's rst2pdf renders the README with the images as
- * local files (the baseline; installed when missing, as root). Prints
+ * local files (the baseline; rst2pdf and python3-svglib are installed
+ * when missing, as root). Prints
  * medians and ratios; nothing here is a pass/fail test.
  *
  * usage: npm run bench:images   (or node dist/bench/images.js [--quick])
@@ -119,6 +120,8 @@ async function timePdf(url: string, rst: string): Promise<{ ms: number; problems
 function rst2pdfBaseline(): { ms: number } | { error: string } {
   try {
     ensureDebianPackages('/usr/bin/rst2pdf', ['rst2pdf']);
+    // rst2pdf draws SVG with svglib, which Debian only recommends.
+    ensureDebianPackages('/usr/lib/python3/dist-packages/svglib', ['python3-svglib']);
   } catch (error) {
     return { error: String(error) };
   }
