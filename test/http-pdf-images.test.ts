@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 
 import { expect } from 'chai';
 
-import { badge, gif, jpegImage, png, pngBadColourType, pngClaiming, pngDamaged, webp } from './support/images.js';
+import { badge, gif, jpegImage, png, pngBadColourType, pngClaiming, pngDamaged, svgWithImage, webp } from './support/images.js';
 import { pdfImages, pdfPages } from './support/pdf.js';
 import { api, form, query, server } from './support/server.js';
 import type { RunningServer } from '../src/server.js';
@@ -38,6 +38,13 @@ async function upstream(includedPdf: Buffer): Promise<Upstream> {
     '/img/bomb.png': { type: 'image/png', body: pngClaiming(100_000, 100_000) },
     '/img/damaged.png': { type: 'image/png', body: pngDamaged(30, 30) },
     '/img/bad-type.png': { type: 'image/png', body: pngBadColourType(30, 30) },
+    // A small SVG carrying a decompression bomb inside, as a data: URI in an SVG data: URI.
+    '/img/bomb-inside.svg': {
+      type: 'image/svg+xml',
+      body: Buffer.from(svgWithImage(`data:image/svg+xml;base64,${Buffer.from(svgWithImage(`data:image/png;base64,${pngClaiming(100_000, 100_000).toString('base64')}`)).toString('base64')}`)),
+    },
+    // Vector: a huge declared size is drawn smaller, not refused.
+    '/img/huge.svg': { type: 'image/svg+xml', body: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="100000" height="50000"><rect width="100000" height="50000" fill="#08c"/></svg>') },
     '/img/notes.txt': { type: 'image/png', body: Buffer.from('these are not the pixels you are looking for\n') },
     '/docs/img/shot.png': { type: 'image/png', body: png(80, 50, [20, 120, 20]) },
     '/docs/README.rst': { type: 'text/x-rst', body: Buffer.from('Read me\n=======\n\n.. image:: img/shot.png\n   :alt: relative screenshot\n') },
@@ -124,6 +131,7 @@ describe('PDF with images (HTTP, real engines, a local image server)', function 
     ['WebP (served as octet-stream)', '/img/orange.webp'],
     ['SVG badge with text', '/img/badge.svg'],
     ['PNG behind a redirect', '/img/moved'],
+    ['SVG declaring 100,000 × 50,000 pixels', '/img/huge.svg'],
   ] as const) {
     it(`a ${name} becomes an image in the PDF`, async () => {
       const { res, counts } = await pdfOf(open, `Picture\n=======\n\n.. image:: ${up.base}${path}\n   :alt: the ${name}\n`);
@@ -147,6 +155,7 @@ describe('PDF with images (HTTP, real engines, a local image server)', function 
       'not found': '/img/nowhere.png',
       'not an image': '/img/notes.txt',
       'never answers': '/img/hang.png',
+      'hides a bomb': '/img/bomb-inside.svg',
     };
     const rst = ['Failures\n========\n'].concat(
       Object.entries(failures).map(([what, path]) => `.. image:: ${up.base}${path}\n   :alt: placeholder ${what.replace(/ /g, '-')}\n`),

@@ -23,12 +23,22 @@ from .safety import DATA_URI_ATTRIBUTE
 MACRO = r"""
 % rst2: image #1 is the file rst2img-#1.<png|jpg|pdf> next to the document,
 % or a framed placeholder (#3: its width, #4: alt text or URI) without one.
+% An image larger than the line or the page is shrunk to fit (docutils
+% leaves a 1280-pixel screenshot 45 cm wide).
 \providecommand*{\rsttwoplaceholder}[2]{%
   \fbox{\parbox[c]{\dimexpr#1-2\fboxsep-2\fboxrule\relax}{\raggedright\footnotesize #2}}}
+\ifdefined\rsttwobox\else\newsavebox\rsttwobox\fi
+\providecommand*{\rsttwoinclude}[2]{%
+  \sbox\rsttwobox{\includegraphics[#1]{#2}}%
+  \ifdim\wd\rsttwobox>\linewidth \rsttwoshrink{#2}%
+  \else\ifdim\ht\rsttwobox>0.9\textheight \rsttwoshrink{#2}%
+  \else\usebox\rsttwobox\fi\fi}
+\providecommand*{\rsttwoshrink}[1]{%
+  \includegraphics[width=\linewidth,height=0.9\textheight,keepaspectratio]{#1}}
 \providecommand*{\rsttwoimage}[4]{%
-  \IfFileExists{rst2img-#1.png}{\includegraphics[#2]{rst2img-#1.png}}{%
-  \IfFileExists{rst2img-#1.jpg}{\includegraphics[#2]{rst2img-#1.jpg}}{%
-  \IfFileExists{rst2img-#1.pdf}{\includegraphics[#2]{rst2img-#1.pdf}}{%
+  \IfFileExists{rst2img-#1.png}{\rsttwoinclude{#2}{rst2img-#1.png}}{%
+  \IfFileExists{rst2img-#1.jpg}{\rsttwoinclude{#2}{rst2img-#1.jpg}}{%
+  \IfFileExists{rst2img-#1.pdf}{\rsttwoinclude{#2}{rst2img-#1.pdf}}{%
   \rsttwoplaceholder{#3}{#4}}}}}
 """
 

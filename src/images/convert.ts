@@ -13,7 +13,7 @@ import path from 'node:path';
 
 import { findActiveContent } from '../engines/tex/pdf-safety.js';
 import { encodePng } from './png-encode.js';
-import { checkPixels, type Sniffed } from './sniff.js';
+import { checkPixels, sniff, type Sniffed } from './sniff.js';
 import { ImageRefused } from './problems.js';
 
 /** A file for pdfTeX: image N of the LaTeX is `rst2img-N.<ext>` (python/rst2/latex_images.py). */
@@ -51,7 +51,47 @@ function fontBuffers(fontDir: string): Uint8Array[] {
   return fonts;
 }
 
+// resvg's memory is this process's (WebAssembly memory only grows): an SVG
+// is drawn with at most this many pixels, however large it says it is.
+const SVG_MAX_PIXELS = 4_000_000;
+// The size an SVG may have on the page, in points (TeX's dimensions end at
+// 16383 pt): the LaTeX shrinks images to the line anyway, and one declaring
+// a larger size is marked with a higher resolution instead.
+const SVG_MAX_POINTS = 5000;
+// Data URIs inside data URIs (an SVG logo in a badge) are looked into this deep.
+const EMBEDDED_DEPTH = 3;
+const DATA_URI = /data:[^,"'()\s]*?(;base64)?,([^"'()\s]*)/gi;
+
+/**
+ * resvg decodes the raster images an SVG embeds as data: URIs itself; their
+ * headers are checked here first, as for any image, so that a small SVG
+ * cannot carry a decompression bomb past the pixel limit.
+ */
+function checkEmbedded(text: string, maxPixels: number, depth = 0): void {
+  for (const [, base64, payload = ''] of text.matchAll(DATA_URI)) {
+    let bytes: Uint8Array;
+    try {
+      bytes = base64 ? Buffer.from(payload, 'base64') : Buffer.from(decodeURIComponent(payload), 'utf8');
+    } catch {
+      continue; // resvg cannot decode it either
+    }
+    let sniffed: Sniffed;
+    try {
+      sniffed = sniff(bytes);
+    } catch {
+      continue;
+    }
+    if (sniffed.format === 'svg') {
+      if (depth >= EMBEDDED_DEPTH) throw new ImageRefused('the SVG nests images in images too deeply');
+      checkEmbedded(Buffer.from(bytes).toString('utf8'), maxPixels, depth + 1);
+    } else if (sniffed.width !== undefined && sniffed.height !== undefined) {
+      checkPixels(sniffed.width, sniffed.height, maxPixels);
+    }
+  }
+}
+
 async function svgToPng(bytes: Uint8Array, maxPixels: number, fontDir: string): Promise<Prepared> {
+  checkEmbedded(Buffer.from(bytes).toString('utf8'), maxPixels);
   const { Resvg } = await loadResvg();
   const fontBuffersNow = fontBuffers(fontDir);
   let drawing: InstanceType<ResvgModule['Resvg']> | undefined;
@@ -60,14 +100,16 @@ async function svgToPng(bytes: Uint8Array, maxPixels: number, fontDir: string): 
     const measured = new Resvg(bytes, options);
     const { width, height } = measured;
     measured.free();
-    checkPixels(Math.ceil(width), Math.ceil(height), maxPixels);
-    // Twice the size when that fits the pixel limit, else as much as does.
-    const zoom = Math.min(SVG_ZOOM, Math.sqrt(maxPixels / (Math.ceil(width) * Math.ceil(height))));
+    if (!(width > 0 && height > 0)) throw new ImageRefused('the SVG has no size');
+    // Twice the size when that fits the pixel limit, else as much as does:
+    // a vector image is never refused for the size it declares.
+    const zoom = Math.min(SVG_ZOOM, Math.sqrt(Math.min(maxPixels, SVG_MAX_PIXELS) / (Math.ceil(width) * Math.ceil(height))));
     drawing = new Resvg(bytes, { ...options, fitTo: { mode: 'zoom', value: zoom } });
     const rendered = drawing.render();
     try {
       // Opaque (drawn on white), so premultiplied pixels are straight ones.
-      return { bytes: encodePng(rendered.width, rendered.height, rendered.pixels, 72 * zoom), ext: 'png' };
+      const dpi = 72 * zoom * Math.max(1, Math.max(width, height) / SVG_MAX_POINTS);
+      return { bytes: encodePng(rendered.width, rendered.height, rendered.pixels, dpi), ext: 'png' };
     } finally {
       rendered.free();
     }

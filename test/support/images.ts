@@ -122,3 +122,8 @@ export function badge(label: string, message: string): string {
 </svg>
 `;
 }
+
+/** An SVG showing one image, given by URI (a data: URI, to nest images in images). */
+export function svgWithImage(href: string): string {
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><image width="20" height="20" href="${href}"/></svg>`;
+}
