@@ -12,7 +12,8 @@ import { expect } from 'chai';
 
 import { badge, gif, jpegImage, png, pngBadColourType, pngClaiming, pngDamaged, svgWithImage, webp } from './support/images.js';
 import { pdfImages, pdfPages } from './support/pdf.js';
-import { api, form, query, server } from './support/server.js';
+import { api, form, ownServer, query, server } from './support/server.js';
+import { createLogger } from '../src/log.js';
 import type { RunningServer } from '../src/server.js';
 
 const PROBLEMS = 'x-rst2-image-problems';
@@ -254,6 +255,21 @@ describe('PDF with images (HTTP, real engines, a local image server)', function 
     expect(fetched).to.equal(64);
     expect(up.maxConcurrent).to.be.at.most(4);
     expect(counts.images - baseline.images).to.equal(64);
+  });
+
+  it('logs each problem at warn, with its URI and reason, under the request id', async () => {
+    const lines: string[] = [];
+    const own = await ownServer({ RST2_LOG_LEVEL: 'warn' }, createLogger('warn', (line) => lines.push(line)));
+    try {
+      const res = await api(own, '/1.0/rst2/pdf', { ...form({ rst: 'Logged\n======\n\n.. image:: shot.png\n' }), headers: { 'X-Request-Id': 'images-log-1' } });
+      expect(res.status).to.equal(200);
+      const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'image replaced by a placeholder');
+      expect(logged).to.have.length(1);
+      expect(logged[0]).to.include({ level: 'warn', requestId: 'images-log-1', uri: 'shot.png' });
+      expect(String(logged[0]!.reason)).to.match(/relative path/);
+    } finally {
+      await own.close();
+    }
   });
 
   it('a second rendering of the same images fetches nothing again (the image cache)', async () => {
