@@ -10,6 +10,7 @@ import glob
 import gzip
 import io
 import json
+import re
 import os
 import sys
 import tempfile
@@ -101,5 +102,27 @@ def pypi():
     return {"version": __about__.__version__, "documents": out}
 
 
+def real_documents():
+    """What users render: package descriptions, and the READMEs, changelogs and
+    news files Debian ships as reStructuredText (for bench/real-documents.ts)."""
+    found = [{"corpus": "description", "name": name, "text": text} for _, name, text in _package_descriptions() if _ == "package" and "/" not in name]
+    names = re.compile(r"^(readme|changes|changelog|history|news|release[-_ ]?notes)[^/]*\.(rst|txt)(\.gz)?$", re.I)
+    for path in sorted(glob.glob("/usr/share/doc/*/*")):
+        base = os.path.basename(path)
+        if not names.match(base) or not os.path.isfile(path):
+            continue
+        if base.lower().endswith((".txt", ".txt.gz")) and "python" not in path:
+            continue
+        opener = gzip.open if path.endswith(".gz") else open
+        with opener(path, "rt", encoding="utf-8", errors="replace") as file:
+            text = file.read()
+        # A .txt changelog counts only when it is reStructuredText (has a section title underline).
+        if base.lower().endswith((".txt", ".txt.gz")) and not re.search(r"^(=+|-+|~+)\s*$", text, re.M):
+            continue
+        kind = "readme" if base.lower().startswith("readme") else "changelog"
+        found.append({"corpus": kind, "name": path.split("/")[4] + "/" + base, "text": text})
+    return {"documents": found}
+
+
 if __name__ == "__main__":
-    json.dump({"sphinx-names": sphinx_names, "pypi": pypi}[sys.argv[1]](), sys.stdout)
+    json.dump({"sphinx-names": sphinx_names, "pypi": pypi, "real-documents": real_documents}[sys.argv[1]](), sys.stdout)

@@ -123,7 +123,7 @@ export class Renderer {
     const dialect = option(options, 'dialect');
     switch (op) {
       case 'html': {
-        const out = await this.deps.python.renderHtml(doc.text, option(options, 'style'), dialect);
+        const out = await this.deps.python.renderHtml(doc.text, option(options, 'style'), dialect, doc.base);
         return { body: Buffer.from(out.html, 'utf8'), type: RENDERED_TYPE.html };
       }
       case 'check': {

@@ -30,6 +30,12 @@ describe('uri input through the service', () => {
       } else if (url.pathname === '/just-fits.rst') {
         res.writeHead(200, { 'Content-Type': 'text/plain' });
         res.end('y'.repeat(256_000));
+      } else if (url.pathname === '/docs/readme.rst') {
+        res.writeHead(200, { 'Content-Type': 'text/x-rst' });
+        res.end('Readme\n======\n\n.. image:: img/shot.png\n   :alt: shot\n\nSee `the guide <guide.rst>`_ and `Readme`_.\n');
+      } else if (url.pathname === '/moved/readme.rst') {
+        res.writeHead(301, { Location: '/docs/readme.rst' });
+        res.end();
       } else if (url.pathname === '/to-metadata') {
         res.writeHead(302, { Location: 'http://169.254.169.254/latest/meta-data/iam/security-credentials/' });
         res.end();
@@ -52,6 +58,24 @@ describe('uri input through the service', () => {
     const res = await api(open, `/1.0/rst2/html${query({ uri: `${base}/doc.rst` })}`);
     expect(res.status).to.equal(200);
     expect(await res.text()).to.include('<title>Fetched</title>');
+  });
+
+  it("resolves relative images and links against the document's final URL (after redirects), except for PyPI, and keys the rendering by it", async () => {
+    const res = await api(open, `/1.0/rst2/html${query({ uri: `${base}/moved/readme.rst` })}`);
+    expect(res.status).to.equal(200);
+    const page = await res.text();
+    expect(page).to.include(`src="${base}/docs/img/shot.png"`);
+    expect(page).to.include(`href="${base}/docs/guide.rst"`);
+    expect(page).to.include('href="#readme"');
+    // The same text given directly has nothing to resolve against.
+    const text = await (await fetch(`${base}/docs/readme.rst`)).text();
+    const direct = await api(open, `/1.0/rst2/html${query({ rst: text })}`);
+    const directPage = await direct.text();
+    expect(directPage).to.include('src="img/shot.png"');
+    expect(direct.headers.get('etag')).to.not.equal(res.headers.get('etag'));
+    // PyPI shows a description's relative links as they are.
+    const pypi = await api(open, `/1.0/rst2/html${query({ uri: `${base}/moved/readme.rst`, dialect: 'pypi' })}`);
+    expect(await pypi.text()).to.include('src="img/shot.png"');
   });
 
   it('follows a redirect chain of 5, refuses 6', async () => {

@@ -13,7 +13,9 @@ from .errors import DocumentError
 from .render import render_html, render_latex
 
 OPERATIONS = {
-    "html": lambda source, options: render_html(source, options.get("style", "default"), options.get("dialect", "docutils")),
+    "html": lambda source, options: render_html(
+        source, options.get("style", "default"), options.get("dialect", "docutils"), options.get("base")
+    ),
     "latex": lambda source, options: render_latex(source, options),
     "check": lambda source, options: {"messages": check(source, options.get("dialect", "docutils"))},
 }

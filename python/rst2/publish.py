@@ -10,7 +10,7 @@ import warnings
 from docutils import core, io, utils
 from docutils.readers import standalone
 
-from . import directives, html_writer
+from . import base_url, directives, html_writer
 from .errors import DocumentError
 from .limits import BoundSubstitutions, check_nesting, check_output
 from .safety import NeutralizeUnsafeLinks
@@ -32,7 +32,7 @@ class SafeReader(standalone.Reader):
         self._transforms = list(transforms)
 
     def get_transforms(self):
-        return super().get_transforms() + [BoundSubstitutions] + self._transforms + [NeutralizeUnsafeLinks]
+        return super().get_transforms() + [BoundSubstitutions] + self._transforms + [base_url.ResolveRelative, NeutralizeUnsafeLinks]
 
     def new_document(self):
         document = super().new_document()
@@ -58,11 +58,12 @@ def _settings_for(publisher, writer_name, presentation):
     return settings
 
 
-def publish(source, writer_name, observers=(), dialect=None, **presentation):
+def publish(source, writer_name, observers=(), dialect=None, base=None, **presentation):
     """Runs docutils once; returns (parts, doctree).
 
     ``dialect`` (rst2.dialects) adds roles, directives, transforms and
-    settings; None is plain docutils.
+    settings; None is plain docutils. ``base`` is the URL a fetched document
+    came from: relative links and images resolve against it (rst2.base_url).
     """
     check_nesting(source)
     publisher = core.Publisher(
@@ -77,6 +78,7 @@ def publish(source, writer_name, observers=(), dialect=None, **presentation):
         dialect.prepare_writer(publisher.writer)
         presentation = dict(presentation, **dialect.settings(writer_name))
     publisher.settings = _settings_for(publisher, writer_name, presentation)
+    setattr(publisher.settings, base_url.SETTING, base)
     # An untitled document gets this as its HTML <title> (docutils falls back
     # to the source name).
     publisher.set_source(source, "untitled")

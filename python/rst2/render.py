@@ -26,13 +26,17 @@ def _style_file(kind, name, suffix):
     return path
 
 
-def render_html(source, style="default", dialect="docutils"):
+def render_html(source, style="default", dialect="docutils", base=None):
     """A complete HTML5 page with the chosen stylesheet embedded.
 
     ``removed`` lists what the final safety pass (rst2.sanitize) took out of
     the page; it is empty unless a writer path we do not know of let active
     content through, and the service logs it.  Every dialect's page goes
     through that pass, PyPI's allow-list notwithstanding.
+
+    ``base`` (the URL a ``uri`` document came from) makes relative links and
+    images absolute; not for PyPI, which shows a description's relative
+    links as they are (broken), and the preview should say so.
     """
     # docutils' base rules first, shared by every style, then the style.
     stylesheets = [os.path.join(STYLES_DIR, "html", "base", "docutils.css"), _style_file("html", style, ".css")]
@@ -45,6 +49,7 @@ def render_html(source, style="default", dialect="docutils"):
         source,
         "html5",
         dialect=chosen,
+        base=base,
         stylesheet_path=stylesheets,
         stylesheet_dirs=[],
         embed_stylesheet=True,

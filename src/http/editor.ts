@@ -36,14 +36,17 @@ const TYPES: Record<string, string> = {
  * style-src needs 'unsafe-inline' because the preview iframe (srcdoc)
  * inherits this policy and rendered pages embed their stylesheet; the
  * iframe is sandboxed without scripts, so inline styles are all it can do.
- * Images in the preview are limited to this origin and data: URLs, so
- * opening someone's shared document makes no requests to other hosts.
+ * Images in the preview may come from https: hosts too, as the document
+ * names them; the page itself holds them back for a shared link until the
+ * reader allows them (web/src/preview.ts), so opening someone's link makes
+ * no requests to other hosts unasked. Plain http: images stay blocked
+ * (mixed content on an https editor, readable on the way everywhere).
  */
 export const EDITOR_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
+  "img-src 'self' data: https:",
   "connect-src 'self'",
   "frame-src 'self'",
   "base-uri 'none'",

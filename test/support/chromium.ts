@@ -15,13 +15,13 @@ export function skipWithoutChromium(suite: Mocha.Context): void {
   suite.skip();
 }
 
-/** A headless browser that talks to nothing but what a test opens. */
-export function launchChromium(): Promise<Browser> {
+/** A headless browser that talks to nothing but what a test opens; `extraArgs` for a test's own needs. */
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   // playwright starts the browser on a fresh temporary profile of its own.
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic', ...extraArgs],
   });
 }

@@ -14,6 +14,7 @@ const DEBOUNCE_MS = 400;
 const STORED_DOCUMENT = 'rst2.document';
 const STORED_STYLE = 'rst2.style';
 const STORED_DIALECT = 'rst2.dialect';
+const STORED_REMOTE_IMAGES = 'rst2.remote-images';
 
 const SAMPLE = `A first document
 ================
@@ -67,6 +68,8 @@ const ui = {
   shareBox: element('share-box', HTMLElement),
   shareLink: element('share-link', HTMLInputElement),
   copyButton: element('copy', HTMLButtonElement),
+  remoteImages: element('remote-images', HTMLInputElement),
+  heldImages: element('held-images', HTMLElement),
 };
 
 function report(note: string, error = false): void {
@@ -77,14 +80,24 @@ function report(note: string, error = false): void {
 const tokenInUrl = new URLSearchParams(location.search).get('token');
 let openingShared = false;
 
+// Your own drafts show remote images as you chose (on unless you turned it
+// off); a shared link opens with them held back until you allow them.
+ui.remoteImages.checked = tokenInUrl ? false : stored.get(STORED_REMOTE_IMAGES) !== 'no';
+let lastPage: string | undefined;
+
+function showPreview(html: string): void {
+  lastPage = html;
+  const preview = previewDocument(html, { remoteImages: ui.remoteImages.checked, origin: location.origin });
+  ui.preview.srcdoc = preview.html;
+  ui.heldImages.textContent = preview.held ? `${preview.held} held back` : '';
+}
+
 const live = new Live({
   delayMs: DEBOUNCE_MS,
   text: () => editor.text(),
   style: () => ui.style.value || 'default',
   dialect: () => ui.dialect.value || DEFAULT_DIALECT,
-  showPreview: (html) => {
-    ui.preview.srcdoc = previewDocument(html);
-  },
+  showPreview,
   showProblems: (messages) => showProblems(ui.problems, messages, (line) => editor.goToLine(line)),
   report,
 });
@@ -146,6 +159,12 @@ ui.style.addEventListener('change', () => {
 ui.dialect.addEventListener('change', () => {
   stored.set(STORED_DIALECT, ui.dialect.value);
   void live.now();
+});
+
+ui.remoteImages.addEventListener('change', () => {
+  // A choice made while looking at a shared document is about that document only.
+  if (!tokenInUrl) stored.set(STORED_REMOTE_IMAGES, ui.remoteImages.checked ? 'yes' : 'no');
+  if (lastPage !== undefined) showPreview(lastPage);
 });
 
 ui.pdfButton.addEventListener('click', async () => {

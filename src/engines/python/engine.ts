@@ -91,8 +91,10 @@ export class PythonEngine {
     return this.pool.busyThreads();
   }
 
-  async renderHtml(source: string, style: string, dialect: string = DEFAULT_DIALECT): Promise<HtmlResult> {
-    const out = await this.pool.run<HtmlResult>({ op: 'html', source, options: { style, dialect } } satisfies PythonJob);
+  /** `base`: the URL a `uri` document came from; its relative links and images resolve against it. */
+  async renderHtml(source: string, style: string, dialect: string = DEFAULT_DIALECT, base?: string): Promise<HtmlResult> {
+    const options: PythonJob['options'] = base === undefined ? { style, dialect } : { style, dialect, base };
+    const out = await this.pool.run<HtmlResult>({ op: 'html', source, options } satisfies PythonJob);
     // The writer should never produce active content; when the safety pass
     // had to remove some, a docutils path is open that needs closing.
     if (out.removed.length > 0) this.opts.log.warn('active content removed from rendered HTML', { removed: out.removed });

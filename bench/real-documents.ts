@@ -1,0 +1,135 @@
+/**
+ * How many real documents become a PDF (nothing here is a pass/fail test).
+ *
+ * The corpus is what users render: the PyPI descriptions of the Python
+ * packages installed here and the READMEs, changelogs and news files Debian
+ * ships as reStructuredText (bench/dialects_oracle.py collects them; the more
+ * python3-* packages are installed, the larger it is). Each document goes to
+ * `/html` and `/pdf` over HTTP; the table counts 200s, failures by code, and
+ * the placeholders the PDFs carry (X-Rst2-Image-Problems,
+ * X-Rst2-Replaced-Characters). This machine has no internet, so every remote
+ * image (status badges, mostly) is a placeholder here: the count says how
+ * many documents have them, not that they fail in production.
+ *
+ * Baselines in the same run, where installed: pandoc (rst → pdf through
+ * Debian's pdflatex, images it cannot get replaced by their descriptions)
+ * and Debian's rst2pdf.
+ *
+ * usage: npm run bench:real-documents [-- --limit N] [--names]
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { projectRoot } from '../src/paths.js';
+import { benchArgs, fmt, median, startInProcess } from './support.js';
+
+interface RealDocument {
+  corpus: string;
+  name: string;
+  text: string;
+}
+
+interface Outcome {
+  doc: RealDocument;
+  html: string;
+  pdf: string;
+  ms: number;
+  images: number;
+  characters: number;
+  pandoc?: boolean;
+  rst2pdf?: boolean;
+}
+
+function corpus(): RealDocument[] {
+  const r = spawnSync('/usr/bin/python3', [path.join(projectRoot, 'bench/dialects_oracle.py'), 'real-documents'], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (r.status !== 0) throw new Error(`collecting documents failed: ${r.stderr.slice(-1000)}`);
+  return (JSON.parse(r.stdout) as { documents: RealDocument[] }).documents;
+}
+
+async function status(res: Response): Promise<string> {
+  if (res.ok) {
+    await res.arrayBuffer();
+    return '200';
+  }
+  const body = (await res.json().catch(() => undefined)) as { error?: { code?: string } } | undefined;
+  return `${res.status} ${body?.error?.code ?? '?'}`;
+}
+
+/** Whether a native tool turns the document into a PDF within a minute (its own folder, removed after). */
+function nativePdf(tool: 'pandoc' | 'rst2pdf', text: string): boolean {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `rst2-real-${tool}-`));
+  try {
+    fs.writeFileSync(path.join(dir, 'doc.rst'), text);
+    const args = tool === 'pandoc' ? ['doc.rst', '-f', 'rst', '-o', 'doc.pdf', '--pdf-engine=pdflatex'] : ['doc.rst', '-o', 'doc.pdf'];
+    const r = spawnSync(tool, args, { cwd: dir, timeout: 60_000, encoding: 'utf8' });
+    return r.status === 0 && fs.existsSync(path.join(dir, 'doc.pdf')) && fs.statSync(path.join(dir, 'doc.pdf')).size > 0;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function has(command: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
+}
+
+function percent(part: number, whole: number): string {
+  return whole ? `${((100 * part) / whole).toFixed(0)}%` : '-';
+}
+
+async function main(): Promise<void> {
+  const args = benchArgs({ numbers: ['limit'], flags: ['names'] });
+  const docs = corpus().slice(0, args.number('limit', Infinity, { min: 1 }));
+  const baselines = (['pandoc', 'rst2pdf'] as const).filter(has);
+  const server = await startInProcess({ RST2_CACHE_BYTES: '0' });
+  const outcomes: Outcome[] = [];
+  try {
+    for (const doc of docs) {
+      const body = new URLSearchParams({ rst: doc.text });
+      const html = await status(await fetch(`${server.url}/1.0/rst2/html`, { method: 'POST', body }));
+      const t0 = performance.now();
+      const res = await fetch(`${server.url}/1.0/rst2/pdf`, { method: 'POST', body });
+      const pdf = await status(res);
+      const ms = performance.now() - t0;
+      const outcome: Outcome = {
+        doc,
+        html,
+        pdf,
+        ms,
+        images: Number(res.headers.get('x-rst2-image-problems') ?? 0),
+        characters: Number(res.headers.get('x-rst2-replaced-characters') ?? 0),
+      };
+      for (const tool of baselines) outcome[tool] = nativePdf(tool, doc.text);
+      outcomes.push(outcome);
+      if (args.has('names')) console.log(`${pdf.padEnd(24)} ${String(outcome.images).padStart(3)} img ${String(outcome.characters).padStart(3)} chr  ${doc.corpus}/${doc.name}`);
+    }
+  } finally {
+    await server.close();
+  }
+
+  const kinds = [...new Set(outcomes.map((o) => o.doc.corpus))];
+  console.log(`\n${outcomes.length} real documents (${kinds.map((k) => `${outcomes.filter((o) => o.doc.corpus === k).length} ${k}`).join(', ')}), ${new Date().toISOString().slice(0, 10)}\n`);
+  console.log(`| corpus | documents | HTML 200 | PDF 200 | PDF with image placeholders | PDF with character placeholders | PDF median ms |${baselines.map((b) => ` ${b} PDF |`).join('')}`);
+  console.log(`|---|---:|---:|---:|---:|---:|---:|${baselines.map(() => '---:|').join('')}`);
+  for (const kind of [...kinds, 'all']) {
+    const rows = kind === 'all' ? outcomes : outcomes.filter((o) => o.doc.corpus === kind);
+    const ok = rows.filter((o) => o.pdf === '200');
+    const cells = [
+      kind,
+      String(rows.length),
+      percent(rows.filter((o) => o.html === '200').length, rows.length),
+      `${ok.length} (${percent(ok.length, rows.length)})`,
+      String(ok.filter((o) => o.images > 0).length),
+      String(ok.filter((o) => o.characters > 0).length),
+      ok.length ? fmt(median(ok.map((o) => o.ms))) : '-',
+      ...baselines.map((b) => percent(rows.filter((o) => o[b]).length, rows.length)),
+    ];
+    console.log(`| ${cells.join(' | ')} |`);
+  }
+  const failures = new Map<string, string[]>();
+  for (const o of outcomes.filter((o) => o.pdf !== '200')) failures.set(o.pdf, [...(failures.get(o.pdf) ?? []), o.doc.name]);
+  for (const [code, names] of failures) console.log(`\nPDF ${code}: ${names.length} (${names.slice(0, 8).join(', ')}${names.length > 8 ? ', …' : ''})`);
+}
+
+await main();
