@@ -99,8 +99,12 @@ export class ImageResolver {
           }
           outcomes[index] = await pending;
         } catch (error) {
-          if (!(error instanceof ImageRefused)) throw error;
-          outcomes[index] = error;
+          // Whatever goes wrong with one image, the document still renders
+          // (a decoder's own failure included); the reason says what it was.
+          outcomes[index] =
+            error instanceof ImageRefused
+              ? error
+              : new ImageRefused(`the image could not be prepared (${error instanceof Error ? error.message : String(error)})`.slice(0, 300));
         }
       });
     } finally {
