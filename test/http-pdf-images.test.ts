@@ -36,6 +36,8 @@ async function upstream(includedPdf: Buffer): Promise<Upstream> {
     '/img/orange.webp': { type: 'application/octet-stream', body: webp(50, 25) },
     '/img/badge.svg': { type: 'image/svg+xml', body: Buffer.from(badge('build', 'passing')) },
     '/img/page.pdf': { type: 'application/pdf', body: includedPdf },
+    // The same PDF with a JavaScript action object added at its end.
+    '/img/scripted.pdf': { type: 'application/pdf', body: Buffer.concat([includedPdf, Buffer.from('\n99 0 obj\n<< /S /JavaScript /JS (app.alert(1)) >>\nendobj\n')]) },
     '/img/bomb.png': { type: 'image/png', body: pngClaiming(100_000, 100_000) },
     '/img/damaged.png': { type: 'image/png', body: pngDamaged(30, 30) },
     '/img/bad-type.png': { type: 'image/png', body: pngBadColourType(30, 30) },
@@ -147,6 +149,14 @@ describe('PDF with images (HTTP, real engines, a local image server)', function 
     expect(counts.forms - baseline.forms).to.be.at.least(1);
     expect(text).to.include('A page included as a picture.');
     expect(text).to.include('A figure that is a PDF.');
+  });
+
+  it('a PDF with active content is a placeholder, not a refused document', async () => {
+    const { res, text, counts } = await pdfOf(open, `Scripted\n========\n\n.. image:: ${up.base}/img/scripted.pdf\n   :alt: scripted page\n`);
+    expect(res.headers.get(PROBLEMS)).to.equal('1');
+    expect(text).to.include('scripted page');
+    expect(text).to.not.include('A page included as a picture.');
+    expect(counts.forms).to.equal(baseline.forms);
   });
 
   it('each failure is a placeholder with its alt text, a 200 and the problem count', async () => {
