@@ -46,6 +46,14 @@ async function upstream(includedPdf: Buffer): Promise<Upstream> {
       type: 'image/svg+xml',
       body: Buffer.from(svgWithImage(`data:image/svg+xml;base64,${Buffer.from(svgWithImage(`data:image/png;base64,${pngClaiming(100_000, 100_000).toString('base64')}`)).toString('base64')}`)),
     },
+    // Minutes of drawing (30 layers of turbulence and blur over 4 megapixels).
+    '/img/slow.svg': {
+      type: 'image/svg+xml',
+      body: Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000"><filter id="f"><feTurbulence baseFrequency="0.01" numOctaves="10"/>' +
+          '<feGaussianBlur stdDeviation="50"/></filter>' + '<rect width="2000" height="2000" filter="url(#f)" opacity="0.5"/>'.repeat(30) + '</svg>',
+      ),
+    },
     // Vector: a huge declared size is drawn smaller, not refused.
     '/img/huge.svg': { type: 'image/svg+xml', body: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="100000" height="50000"><rect width="100000" height="50000" fill="#08c"/></svg>') },
     '/img/notes.txt': { type: 'image/png', body: Buffer.from('these are not the pixels you are looking for\n') },
@@ -177,6 +185,20 @@ describe('PDF with images (HTTP, real engines, a local image server)', function 
     expect(counts.images).to.equal(baseline.images);
     // 20 MB was not read to the end: the fetch stops at the limit.
     expect(up.hits.get('/img/big.png')).to.equal(1);
+  });
+
+  it('an SVG built to draw for minutes is ended at the time budget, off the main thread', async () => {
+    const slow = api(open, '/1.0/rst2/pdf', form({ rst: `Slow\n====\n\n.. image:: ${up.base}/img/slow.svg\n   :alt: slow drawing\n` }));
+    // While it draws, the service answers other requests.
+    const ready = await api(open, '/ready');
+    expect(ready.status).to.equal(200);
+    const res = await slow;
+    expect(res.status).to.equal(200);
+    expect(res.headers.get(PROBLEMS)).to.equal('1');
+    expect((await pdfPages(await res.arrayBuffer())).join(' ')).to.include('slow drawing');
+    // The converter was replaced and works.
+    const after = await pdfOf(open, `Badge\n=====\n\n.. image:: ${up.base}/img/badge.svg?after-slow\n`);
+    expect(after.res.headers.get(PROBLEMS)).to.equal(null);
   });
 
   it('a rendering with a transient problem (the time budget) is not cached; one with lasting problems is', async () => {

@@ -14,9 +14,9 @@ import { fetchBytes, fetchPolicyOf, type FetchPolicy } from '../documents/fetch-
 import { Code, ServiceError } from '../errors.js';
 import { paths } from '../paths.js';
 import { ImageCache } from './cache.js';
-import { prepareImage, type Prepared } from './convert.js';
+import { prepareImage, type ConvertOptions, type Prepared } from './convert.js';
 import { ImageRefused, type ImageProblem } from './problems.js';
-import { sniff } from './sniff.js';
+import { sniff, type Sniffed } from './sniff.js';
 import { imageSource } from './sources.js';
 
 export interface ImageLimits {
@@ -45,6 +45,8 @@ export interface ImageResolverDeps {
   cache: ImageCache;
   /** Where DejaVu Sans is, for the text of SVG images. */
   fontDir: string;
+  /** Makes the file from the bytes: the service's ConvertPool (a worker), else prepareImage in this thread. */
+  prepare?: (bytes: Uint8Array, sniffed: Sniffed, options: ConvertOptions) => Promise<Prepared>;
 }
 
 const IMAGE_ACCEPT = 'image/png, image/jpeg, image/svg+xml, image/gif, image/webp, application/pdf;q=0.9, */*;q=0.5';
@@ -89,7 +91,7 @@ export class ImageResolver {
         try {
           const source = imageSource(image.uri, base, limits.maxBytes);
           if (source.kind === 'data') {
-            outcomes[index] = await prepareImage(source.bytes, sniff(source.bytes), this.convertOptions());
+            outcomes[index] = await this.prepare(source.bytes);
             return;
           }
           let pending = byUrl.get(source.url);
@@ -117,8 +119,9 @@ export class ImageResolver {
     return { files, problems };
   }
 
-  private convertOptions(): { maxPixels: number; fontDir: string } {
-    return { maxPixels: this.deps.limits.maxPixels, fontDir: this.deps.fontDir };
+  private prepare(bytes: Uint8Array): Promise<Prepared> {
+    const options = { maxPixels: this.deps.limits.maxPixels, fontDir: this.deps.fontDir };
+    return (this.deps.prepare ?? prepareImage)(bytes, sniff(bytes), options);
   }
 
   private async fetchPrepared(url: string, budget: AbortSignal): Promise<Prepared> {
@@ -134,15 +137,19 @@ export class ImageResolver {
       if (budget.aborted) throw new ImageRefused(`the document's images took longer than their time budget of ${this.deps.limits.timeBudgetMs} ms`, true);
       throw fetchProblem(error);
     }
-    const prepared = await prepareImage(bytes, sniff(bytes), this.convertOptions());
+    const prepared = await this.prepare(bytes);
     await this.deps.cache.set(url, prepared);
     return prepared;
   }
 }
 
-/** The resolver with the service's settings (RST2_IMAGE_*, the RST2_URI_* fetch policy) and the given image store. */
-export function imageResolverFor(config: Config, store: RenderCache): ImageResolver {
+/**
+ * The resolver with the service's settings (RST2_IMAGE_*, the RST2_URI_*
+ * fetch policy), the given image store and, for the service, its converter.
+ */
+export function imageResolverFor(config: Config, store: RenderCache, prepare?: ImageResolverDeps['prepare']): ImageResolver {
   return new ImageResolver({
+    ...(prepare ? { prepare } : {}),
     policy: fetchPolicyOf(config),
     limits: {
       maxBytes: config.imageMaxBytes,
