@@ -60,8 +60,12 @@ export function fileName(title: string, extension: string): string {
   return `${base || 'document'}.${extension}`;
 }
 
-/** A rendering, and whether it came from the cache (for the X-Cache header). */
-export type Rendered = Rendering & { cache: 'hit' | 'miss' };
+/**
+ * A rendering, and whether it came from the cache (for the X-Cache header);
+ * `transient`: it has a placeholder that may not be needed next time, so it
+ * was not cached and must not be kept or revalidated by clients either.
+ */
+export type Rendered = Rendering & { cache: 'hit' | 'miss'; transient?: boolean };
 
 /** Told of each image that became a placeholder, as the rendering is made (not on a cache hit). */
 export type ProblemReport = (problem: ImageProblem) => void;
@@ -90,7 +94,7 @@ export class Renderer {
     // time: such a PDF is served but not kept, so the next request tries
     // again instead of showing the placeholder for the cache's lifetime.
     if (!transient) await this.deps.cache.set(key, rendering);
-    return { ...rendering, cache: 'miss' };
+    return { ...rendering, cache: 'miss', ...(transient ? { transient } : {}) };
   }
 
   private async make(op: RenderOperation, options: RenderOptions, doc: Document, report: ProblemReport): Promise<{ rendering: Rendering; transient: boolean }> {

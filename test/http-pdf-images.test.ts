@@ -207,6 +207,9 @@ describe('PDF with images (HTTP, real engines, a local image server)', function 
     const again = await api(open, '/1.0/rst2/pdf', form({ rst: hanging }));
     expect([first.headers.get('x-cache'), again.headers.get('x-cache')]).to.deep.equal(['miss', 'miss']);
     expect(again.headers.get(PROBLEMS)).to.equal('1');
+    // Nor kept by the client: no ETag to revalidate, no-store.
+    expect(again.headers.get('etag')).to.equal(null);
+    expect(again.headers.get('cache-control')).to.equal('no-store');
     const missing = `Gone\n====\n\n.. image:: ${up.base}/img/gone-for-good.png\n`;
     await api(open, '/1.0/rst2/pdf', form({ rst: missing }));
     const cached = await api(open, '/1.0/rst2/pdf', form({ rst: missing }));

@@ -57,6 +57,11 @@ function renderHandler(op: RenderOperationEntry, deps: RouteDeps): Handler {
       log.warn('image replaced by a placeholder', { uri: problem.uri.slice(0, 300), reason: problem.reason }),
     );
     ctx.type = rendering.type;
+    if (rendering.transient) {
+      // Its ETag names what a later request would make with the images there.
+      ctx.remove('ETag');
+      ctx.set('Cache-Control', CACHE_CONTROL.none);
+    }
     // Whether this instance found the rendering in its cache (local or shared).
     ctx.set('X-Cache', rendering.cache);
     if (op.disposition && rendering.filename) ctx.set('Content-Disposition', `inline; filename="${rendering.filename}"`);
