@@ -107,6 +107,8 @@ const files = [
   ...(fs.existsSync(path.join(root, 'dist/web')) ? walk('dist/web') : []),
   ...['bundle.tar', 'manifest.json', path.basename(snapshot)].map((f) => `wasm/python/${f}`),
   ...(haveTex ? walk('wasm/tex', (rel) => rel === 'wasm/tex/pdflatex.log') : []),
+  // DejaVu Sans for the text of SVG images (scripts/setup-fonts.mjs).
+  ...(fs.existsSync(path.join(root, 'wasm/fonts')) ? walk('wasm/fonts') : []),
   ...packages.flatMap((p) =>
     walk(p, (rel, e) => (e.isDirectory() && e.name === 'node_modules') || (e.isFile() && NOT_RUNTIME.test(rel)) || (p.endsWith('/pyodide') && /\.html$/.test(rel))),
   ),

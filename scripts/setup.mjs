@@ -39,6 +39,8 @@ step('making the Pyodide memory snapshot', process.execPath, [
    if (file) console.error('[setup] snapshot ' + file);
    })();`,
 ]);
+// Never fails: without the font, SVG images only lose their text.
+step('installing the font for SVG images (fonts-dejavu-core)', process.execPath, ['scripts/setup-fonts.mjs']);
 // Never fails: Redis is optional (see the script).
 step('checking for redis-server (Redis tests)', process.execPath, ['scripts/setup-redis.mjs']);
 if (process.env.RST2_SKIP_TEX === '1') {

@@ -33,6 +33,20 @@ export interface Config {
   allowPrivateUri: boolean;
   /** Link-local and cloud metadata addresses for `uri`; apart from allowPrivateUri, which never opens them. */
   allowLinkLocalUri: boolean;
+  /** Bytes of one image of a PDF document (fetched, or decoded from a data: URI). */
+  imageMaxBytes: number;
+  /** Images of one PDF document that are fetched; the rest become placeholders. */
+  imageMaxCount: number;
+  /** Image fetches of one document that may run at once. */
+  imageFetchConcurrency: number;
+  /** Time for all the images of one document together; what is not there by then becomes a placeholder. */
+  imageTimeBudgetMs: number;
+  /** Pixels (width × height, from the header) an image may have; more: placeholder, nothing decoded. */
+  imageMaxPixels: number;
+  /** Seconds a fetched image is reused (memory and Redis) before it is fetched again. */
+  imageCacheTtlSeconds: number;
+  /** Bound on the bytes of fetched images kept in this instance's memory; 0: none kept. */
+  imageCacheBytes: number;
   dataDir: string;
   /** Where LaTeX formats for non-default class/style combinations are made and kept. */
   texFormatDir: string;
@@ -160,6 +174,17 @@ export function loadConfig(env: Env = process.env): Config {
     uriMaxRedirects: integer(env, 'RST2_URI_MAX_REDIRECTS', 5, 0, 20),
     allowPrivateUri: flag(env, 'RST2_ALLOW_PRIVATE_URI'),
     allowLinkLocalUri: flag(env, 'RST2_ALLOW_LINK_LOCAL_URI'),
+    // 64 images of 5 MiB would already be 320 MiB of one document; real
+    // READMEs have a few badges (a few KB each) and screenshots (< 1 MiB).
+    imageMaxBytes: integer(env, 'RST2_IMAGE_MAX_BYTES', 5 * MiB, 1, 100 * MiB),
+    imageMaxCount: integer(env, 'RST2_IMAGE_MAX_COUNT', 64, 0, 10_000),
+    imageFetchConcurrency: integer(env, 'RST2_IMAGE_FETCH_CONCURRENCY', 4, 1, 64),
+    imageTimeBudgetMs: integer(env, 'RST2_IMAGE_TIME_BUDGET_MS', 10_000, 100, 600_000),
+    // pdfTeX decodes a PNG that it cannot copy as it is (alpha, 16 bits)
+    // whole into its 128 MiB memory: 12 MP (4000 × 3000) of RGBA is 48 MB.
+    imageMaxPixels: integer(env, 'RST2_IMAGE_MAX_PIXELS', 12_000_000, 1, 1_000_000_000),
+    imageCacheTtlSeconds: integer(env, 'RST2_IMAGE_CACHE_TTL', 3600, 1, 365 * 86_400),
+    imageCacheBytes: integer(env, 'RST2_IMAGE_CACHE_BYTES', 32 * MiB, 0, 64 * 1024 * MiB),
     dataDir: path.resolve(env.RST2_DATA_DIR?.trim() || 'data'),
     texFormatDir: path.resolve(env.RST2_TEX_FORMAT_DIR?.trim() || path.join(env.RST2_CACHE_DIR?.trim() || path.join(os.homedir(), '.cache', 'rst2'), 'tex-formats')),
     // About 19 MB a format (kept uncompressed): room for every class and style (18).

@@ -53,7 +53,6 @@ const CATALOGUE = {
   document_too_large: { status: 422, meaning: 'the document needs more memory than a render may use' },
   output_too_large: { status: 422, meaning: 'the rendering, or what the substitutions would expand to, is over `RST2_MAX_OUTPUT_BYTES`' },
   docutils_failed: { status: 422, meaning: 'docutils itself raised on this input: a docutils bug the document triggers' },
-  images_unsupported: { status: 422, meaning: 'the document has images, which PDF does not support yet' },
   pypi_refused: { status: 422, meaning: '`dialect=pypi` on `html` or `pdf`: PyPI would refuse the description (the message names the first problem; `check` lists all)' },
   pdf_unsafe: { status: 422, meaning: 'the PDF would carry active content (the message names what was found; see Security), so it is not served' },
   latex_failed: { status: 422, meaning: 'LaTeX could not typeset the document (the message has the relevant TeX log lines)' },

@@ -10,6 +10,8 @@ export const paths = {
   pythonSources: path.join(projectRoot, 'python'),
   styles: path.join(projectRoot, 'styles'),
   texDir: path.join(projectRoot, 'wasm', 'tex'),
+  /** DejaVu Sans for the text of SVG images (scripts/setup-fonts.mjs). */
+  fonts: path.join(projectRoot, 'wasm', 'fonts'),
   /** The editor page, built by scripts/build-web.mjs. */
   web: path.join(projectRoot, 'dist', 'web'),
 };

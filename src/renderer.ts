@@ -12,6 +12,9 @@ import type { Logger } from './log.js';
 import type { CheckItem } from './engines/python/protocol.js';
 import type { LatexOptions, PythonEngine } from './engines/python/engine.js';
 import type { PdfEngine } from './engines/tex/pdf-engine.js';
+import type { ImageProblem } from './images/problems.js';
+import type { ImageResolver, ResolvedImages } from './images/resolve-images.js';
+import { typesetWithImages } from './images/typeset.js';
 
 export type RenderOperation = 'html' | 'pdf' | 'check';
 
@@ -29,6 +32,8 @@ export interface RenderDeps {
   python: PythonEngine;
   pdf: PdfEngine;
   cache: RenderCache;
+  /** Fetches and prepares the images of PDF documents; without it, every image is a placeholder. */
+  images?: ImageResolver;
   /**
    * Mixed into every render key (and so every ETag): it changes whenever the
    * service, docutils or pdfTeX change (versions.ts), so renderings made by
@@ -58,21 +63,23 @@ export function fileName(title: string, extension: string): string {
   return `${base || 'document'}.${extension}`;
 }
 
-/** A rendering, and whether it came from the cache (for the X-Cache header). */
-export type Rendered = Rendering & { cache: 'hit' | 'miss' };
+/**
+ * A rendering, and whether it came from the cache (for the X-Cache header);
+ * `transient`: it has a placeholder that may not be needed next time, so it
+ * was not cached and must not be kept or revalidated by clients either.
+ */
+export type Rendered = Rendering & { cache: 'hit' | 'miss'; transient?: boolean };
+
+/** Told of each image that became a placeholder, as the rendering is made (not on a cache hit). */
+export type ProblemReport = (problem: ImageProblem) => void;
+
+const NO_IMAGES: ResolvedImages = { files: {}, problems: [] };
 
 function option(options: RenderOptions, name: string): string {
   const value = options[name];
   // The operation table gives every option its default before this point.
   if (value === undefined) throw new Error(`the option ${name} is missing`);
   return value;
-}
-
-/** A PDF's count of characters shown as placeholders (or lost by pdfTeX), for X-Rst2-Replaced-Characters. */
-function withReplacedCharacters(rendering: Rendering, count: number, scripts: readonly string[], log?: Logger): Rendering {
-  if (count === 0) return rendering;
-  log?.info('characters replaced in a PDF', { count, scripts });
-  return { ...rendering, replaced: { ...rendering.replaced, characters: count } };
 }
 
 export class Renderer {
@@ -82,15 +89,52 @@ export class Renderer {
     return renderKey(this.deps.renderKeySalt, op, options, doc);
   }
 
-  async render(key: string, op: RenderOperation, options: RenderOptions, doc: Document): Promise<Rendered> {
+  async render(key: string, op: RenderOperation, options: RenderOptions, doc: Document, report: ProblemReport = () => {}): Promise<Rendered> {
     const cached = await this.deps.cache.get(key);
     if (cached) return { ...cached, cache: 'hit' };
-    const made = await this.make(op, options, doc);
-    await this.deps.cache.set(key, made);
-    return { ...made, cache: 'miss' };
+    const { rendering, transient } = await this.make(op, options, doc, report);
+    // An image that timed out or whose server failed may be there next
+    // time: such a PDF is served but not kept, so the next request tries
+    // again instead of showing the placeholder for the cache's lifetime.
+    if (!transient) await this.deps.cache.set(key, rendering);
+    return { ...rendering, cache: 'miss', ...(transient ? { transient } : {}) };
   }
 
-  private async make(op: RenderOperation, options: RenderOptions, doc: Document): Promise<Rendering> {
+  private async make(op: RenderOperation, options: RenderOptions, doc: Document, report: ProblemReport): Promise<{ rendering: Rendering; transient: boolean }> {
+    return op === 'pdf' ? this.makePdf(options, doc, report) : { rendering: await this.makeText(op, options, doc), transient: false };
+  }
+
+  private async makePdf(options: RenderOptions, doc: Document, report: ProblemReport): Promise<{ rendering: Rendering; transient: boolean }> {
+    const latexOptions: LatexOptions = {
+      documentClass: option(options, 'class'),
+      style: option(options, 'style'),
+      useLatexToc: option(options, 'use-latex-toc') === 'yes',
+      dialect: option(options, 'dialect'),
+    };
+    const latex = await this.deps.python.renderLatex(doc.text, latexOptions);
+    const images = latex.images;
+    const resolved =
+      images.length === 0
+        ? NO_IMAGES
+        : this.deps.images
+          ? await this.deps.images.resolve(images, doc.base)
+          : { files: {}, problems: images.map((i) => ({ uri: i.uri, reason: 'images are not fetched here', transient: false })) };
+    const { pdf, lostCharacters, problems } = await typesetWithImages(this.deps.pdf, latex, images, resolved);
+    for (const problem of problems) report(problem);
+    const rendering: Rendering = { body: pdf, type: RENDERED_TYPE.pdf, filename: fileName(latex.title, 'pdf') };
+    const replaced: NonNullable<Rendering['replaced']> = {};
+    if (problems.length > 0) replaced.images = problems.length;
+    // Placeholders Python put in, and any character pdfTeX still found no glyph for (lost-characters.ts).
+    const characters = latex.replaced_characters + lostCharacters;
+    if (characters > 0) {
+      replaced.characters = characters;
+      this.deps.log?.info('characters replaced in a PDF', { count: characters, scripts: latex.scripts });
+    }
+    if (Object.keys(replaced).length > 0) rendering.replaced = replaced;
+    return { rendering, transient: problems.some((p) => p.transient) };
+  }
+
+  private async makeText(op: 'html' | 'check', options: RenderOptions, doc: Document): Promise<Rendering> {
     const dialect = option(options, 'dialect');
     switch (op) {
       case 'html': {
@@ -100,18 +144,6 @@ export class Renderer {
       case 'check': {
         const items: CheckItem[] = await this.deps.python.check(doc.text, dialect);
         return { body: Buffer.from(JSON.stringify(items), 'utf8'), type: RENDERED_TYPE.check };
-      }
-      case 'pdf': {
-        const latexOptions: LatexOptions = {
-          documentClass: option(options, 'class'),
-          style: option(options, 'style'),
-          useLatexToc: option(options, 'use-latex-toc') === 'yes',
-          dialect,
-        };
-        const latex = await this.deps.python.renderLatex(doc.text, latexOptions);
-        const out = await this.deps.pdf.typeset(latex.latex, latex.format_preamble);
-        const rendering: Rendering = { body: out.pdf, type: RENDERED_TYPE.pdf, filename: fileName(latex.title, 'pdf') };
-        return withReplacedCharacters(rendering, latex.replaced_characters + out.lostCharacters, latex.scripts, this.deps.log);
       }
     }
   }

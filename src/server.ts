@@ -22,6 +22,8 @@ import { createLogger, type Logger } from './log.js';
 import { Metrics } from './metrics.js';
 import { paths } from './paths.js';
 import { healthProbe, readinessProbe } from './probes.js';
+import { ConvertPool } from './images/convert-pool.js';
+import { imageResolverFor } from './images/resolve-images.js';
 import { Renderer } from './renderer.js';
 import { createStorage } from './storage.js';
 import { loadCatalogue } from './styles.js';
@@ -44,14 +46,16 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   log.info('storage', storage.describe);
   const python = createPythonEngine(config, log);
   const pdf = await createPdfEngine(config, log);
+  // Drawing an SVG is bounded like fetching it: by the document's image time budget.
+  const converter = new ConvertPool({ timeoutMs: config.imageTimeBudgetMs, queueLimit: config.queueLimit, log });
   const started = performance.now();
   // A start that fails must not leave worker threads or a Redis client
   // behind: they would keep the process alive with nothing serving.
   const abandon = async (err: unknown): Promise<never> => {
-    await Promise.allSettled([python.close(), pdf.close(), storage.close()]);
+    await Promise.allSettled([python.close(), pdf.close(), converter.close(), storage.close()]);
     throw err;
   };
-  await Promise.all([python.start(), pdf.start()]).catch(abandon);
+  await Promise.all([python.start(), pdf.start(), converter.start()]).catch(abandon);
   log.info('engines warm', { ms: Math.round(performance.now() - started), workers: config.workers, texWorkers: config.texWorkers });
 
   const metrics = new Metrics([
@@ -59,7 +63,8 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     { name: 'tex', stats: () => pdf.stats() },
   ], () => pdf.typesetStats());
   const cache = metrics.countingCache(storage.cache);
-  const renderer = new Renderer({ python, pdf, cache, renderKeySalt: versions.renderKeySalt, log });
+  const images = imageResolverFor(config, storage.images, (bytes, sniffed, options) => converter.prepare(bytes, sniffed, options));
+  const renderer = new Renderer({ python, pdf, cache, images, renderKeySalt: versions.renderKeySalt, log });
   let stopping = false;
   const probes = { python, pdf, store, stopping: () => stopping };
   const app = new Koa();
@@ -113,7 +118,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       await closed;
       clearInterval(sweep);
       clearTimeout(timer);
-      await Promise.all([python.close(), pdf.close(), storage.close()]);
+      await Promise.all([python.close(), pdf.close(), converter.close(), storage.close()]);
     },
   };
 }

@@ -6,11 +6,13 @@
  * - no REDIS_URL: tokens in the folder store, renderings in memory;
  * - REDIS_URL: tokens in Redis; renderings in memory and in Redis
  *   (RST2_REDIS_CACHE_URL, when set, puts them in another Redis).
+ * Fetched images of PDF documents are cached the same way, for their own TTL.
  */
 import type { Redis } from 'ioredis';
 
 import { MemoryCache } from './cache/memory-cache.js';
 import { RedisCache } from './cache/redis-cache.js';
+import { IMAGE_KEY_PREFIX } from './images/cache.js';
 import type { RenderCache } from './cache/render-cache.js';
 import { TieredCache } from './cache/tiered-cache.js';
 import type { Config } from './config.js';
@@ -23,6 +25,8 @@ import type { TokenStore } from './store/token-store.js';
 export interface Storage {
   store: TokenStore;
   cache: RenderCache;
+  /** Fetched images of PDF documents, by URL, for RST2_IMAGE_CACHE_TTL (images/cache.ts). */
+  images: RenderCache;
   /** Where things live, for the start-up log line. */
   describe: { tokens: 'folder' | 'redis'; cache: 'memory' | 'memory+redis' };
   close(): Promise<void>;
@@ -52,10 +56,23 @@ export async function createStorage(config: Config, log: Logger): Promise<Storag
         log,
       )
     : local;
+  const localImages = new MemoryCache(config.imageCacheBytes, config.imageCacheTtlSeconds * 1000);
+  const images: RenderCache = config.redisCacheUrl
+    ? new TieredCache(
+        localImages,
+        new RedisCache(await connection(config.redisCacheUrl, 'cache'), {
+          ttlSeconds: config.imageCacheTtlSeconds,
+          maxEntryBytes: config.imageMaxBytes,
+          prefix: IMAGE_KEY_PREFIX,
+        }),
+        log,
+      )
+    : localImages;
 
   return {
     store,
     cache,
+    images,
     describe: { tokens: config.redisUrl ? 'redis' : 'folder', cache: config.redisCacheUrl ? 'memory+redis' : 'memory' },
     async close() {
       await store.close();

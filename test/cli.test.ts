@@ -153,10 +153,22 @@ describe('the rst2 command', function () {
   });
 
   it('a document the engines refuse is reported as rst2: message, exit 1, with no output file', function () {
-    const r = rst2(['pdf', '-', '-o', 'image.pdf'], { cwd: dir, input: 'Title\n=====\n\n.. image:: x.png\n' });
+    const r = rst2(['pdf', '-', '-o', 'refused.pdf'], { cwd: dir, input: 'Title\n=====\n\nMaths: :math:`x^{2}^{3}`\n' });
     expect(r.status).to.equal(1);
-    expect(r.stderr.toString()).to.match(/^(rst2: starting engines\.\.\.\n)?rst2: Documents with images cannot be converted to PDF yet .*line 4\)\.\n$/);
-    expect(fs.existsSync(path.join(dir, 'image.pdf'))).to.equal(false);
+    expect(r.stderr.toString()).to.match(/^rst2: LaTeX could not typeset this document/m);
+    expect(fs.existsSync(path.join(dir, 'refused.pdf'))).to.equal(false);
+  });
+
+  it('pdf prints each image it cannot have on stderr and still writes the PDF (a file has no base for relative paths)', function () {
+    fs.writeFileSync(path.join(dir, 'x.png'), 'next to the document, and still never read');
+    const input = 'Title\n=====\n\n.. image:: x.png\n   :alt: the picture\n\n.. image:: /etc/passwd\n';
+    const r = rst2(['pdf', '-', '-o', 'image.pdf'], { cwd: dir, input });
+    expect(r.status, r.stderr.toString()).to.equal(0);
+    const lines = r.stderr.toString().split('\n').filter((l) => l.startsWith('rst2: image '));
+    expect(lines).to.have.length(2);
+    expect(lines[0]).to.match(/^rst2: image x\.png: a relative path, and the document has no URL to resolve it against/);
+    expect(lines[1]).to.match(/^rst2: image \/etc\/passwd: not an http\(s\) or data: URI/);
+    expect(fs.readFileSync(path.join(dir, 'image.pdf')).subarray(0, 5).toString('latin1')).to.equal('%PDF-');
   });
 
   it('a missing file is a document error: rst2: message, exit 1', function () {

@@ -259,12 +259,12 @@ describe('editor page in Chromium', function () {
     expect(fs.readFileSync(file).subarray(0, 5).toString('latin1')).to.equal('%PDF-');
     await page.locator('#status', { hasText: /^PDF ready/ }).waitFor({ timeout: WAIT_MS });
 
-    // Images are refused for PDF (422 images_unsupported): the JSON message reaches the status line.
-    await replaceSource(page, 'Pictured\n========\n\n.. image:: picture.png\n');
+    // A document LaTeX cannot typeset is a 422: the JSON message reaches the status line.
+    await replaceSource(page, 'Failing\n=======\n\nMaths: :math:`x^{2}^{3}`\n');
     await page.locator('#pdf').click();
     const status = page.locator('#status.error', { hasText: /^No PDF/ });
     await status.waitFor({ timeout: WAIT_MS });
-    expect(await status.textContent()).to.include('images_unsupported');
+    expect(await status.textContent()).to.include('latex_failed');
   });
 
   it('shares a link that opens the document in another browser profile', async () => {

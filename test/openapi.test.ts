@@ -209,7 +209,7 @@ const ROWS: Row[] = [
   { name: 'pdf with use-latex-toc=maybe', status: 400, code: 'unknown_use_latex_toc', send: () => get(`${API}/pdf${q({ rst: PDF_DOC, 'use-latex-toc': 'maybe' })}`) },
   { name: 'pdf with an unknown token', status: 404, code: 'token_not_found', send: () => get(`${API}/pdf${q({ token: 'f'.repeat(32) })}`) },
   { name: 'pdf whose LaTeX would be too large', status: 422, code: 'output_too_large', send: () => raw(`${API}/pdf`, 'text/x-rst', substitutionBomb) },
-  { name: 'pdf with an image', status: 422, code: 'images_unsupported', send: () => get(`${API}/pdf${q({ rst: 'Pic\n===\n\n.. image:: https://example.org/a.png\n' })}`) },
+  { name: 'pdf whose LaTeX fails', status: 422, code: 'latex_failed', send: () => get(`${API}/pdf${q({ rst: 'Maths: :math:`x^{2}^{3}`\n' })}`) },
   { name: 'POST pdf urlencoded too large', status: 413, code: 'body_too_large', send: () => urlencoded(`${API}/pdf`, { rst: BIG }) },
   { name: 'POST pdf XML body', status: 415, code: 'unsupported_media_type', send: () => raw(`${API}/pdf`, 'application/xml', '<rst/>') },
   { name: 'PUT pdf', status: 405, code: 'method_not_allowed', send: () => ({ method: 'PUT', target: `${API}/pdf`, body: 'x' }) },

@@ -1,7 +1,16 @@
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { MemoryCache } from '../src/cache/memory-cache.js';
 import { RedisCache, RENDER_KEY_PREFIX } from '../src/cache/redis-cache.js';
+import { TieredCache } from '../src/cache/tiered-cache.js';
+import { IMAGE_KEY_PREFIX } from '../src/images/cache.js';
+import { imageResolverFor } from '../src/images/resolve-images.js';
+import { createLogger } from '../src/log.js';
+import { png } from './support/images.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { RedisStore, TOKEN_KEY_PREFIX } from '../src/store/redis-store.js';
 import { errorOf, form, query } from './support/server.js';
@@ -121,6 +130,33 @@ describe('redis token store and render cache', () => {
     expect(await cache.get('big')).to.equal(undefined);
     await client.set(RENDER_KEY_PREFIX + 'damaged', Buffer.from([0, 0, 0, 99, 1, 2]));
     expect(await cache.get('damaged')).to.equal(undefined);
+  });
+
+  it('shares fetched images between instances under rst2:image:, for the image TTL', async () => {
+    let fetched = 0;
+    const upstream = http.createServer((_req, res) => {
+      fetched++;
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end(png(12, 12));
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    try {
+      const config = loadConfig({ RST2_ALLOW_PRIVATE_URI: '1', RST2_IMAGE_CACHE_TTL: '90' });
+      // Two instances: each its own memory, one Redis.
+      const instance = () =>
+        imageResolverFor(config, new TieredCache(new MemoryCache(1 << 20, 90_000), new RedisCache(client, { ttlSeconds: 90, maxEntryBytes: 1 << 20, prefix: IMAGE_KEY_PREFIX }), createLogger('silent')));
+      const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/shared.png`;
+      const one = await instance().resolve([{ uri: url }], undefined);
+      const two = await instance().resolve([{ uri: url }], undefined);
+      expect(one.problems).to.deep.equal([]);
+      expect(Buffer.from(two.files['rst2img-1.png']!).equals(Buffer.from(one.files['rst2img-1.png']!))).to.equal(true);
+      expect(fetched).to.equal(1);
+      const keys = await client.keys(`${IMAGE_KEY_PREFIX}*`);
+      expect(keys).to.have.length(1);
+      expect(await client.ttl(keys[0]!)).to.be.within(1, 90);
+    } finally {
+      upstream.close();
+    }
   });
 });
 

@@ -37,9 +37,11 @@ PRELOADED = (
 )
 
 # Packages that may be loaded after the format's hyperref: the preloaded ones
-# (a no-op then) and a few that only define symbols or rules.
+# (a no-op then), a few that only define symbols or rules, and what images
+# and figures need (graphicx, float), so that a document with images still
+# starts from the format while one without keeps its LaTeX as it was.
 LATE_PACKAGES = {"alltt", "amsmath", "color", "multirow", "longtable", "ltcaption", "array",
-                 "tabularx", "textcomp", "pifont", "booktabs"}
+                 "tabularx", "textcomp", "pifont", "booktabs", "graphicx", "float"}
 
 # cmap cannot be dumped (its CMap objects are "dangling objects" to \dump)
 # and only works loaded before fontenc; pdfTeX's own glyph-name mapping does

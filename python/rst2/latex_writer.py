@@ -12,6 +12,8 @@ escaping; each is handled here:
 * class values (e.g. a ``code`` directive's language): normalised to
   identifiers (NormalizeClasses).
 
+Image URIs never reach the LaTeX: images are numbered (latex_images.py).
+
 The preamble ends with primitive_lock.tex, which takes the dangerous PDF
 primitives away from the body.
 """
@@ -23,7 +25,7 @@ from docutils.transforms import Transform
 from docutils.utils.math import unichar2tex
 from docutils.writers import latex2e
 
-from . import scripts
+from . import latex_images, scripts
 from .latex_safety import PDFINFO_KEY, link_target, math_refusal
 
 with open(os.path.join(os.path.dirname(__file__), "primitive_lock.tex"), encoding="utf-8") as _lock_file:
@@ -192,6 +194,13 @@ class SafeLaTeXTranslator(ScriptMarking, latex2e.LaTeXTranslator):
             self.pdfinfo.append("  addtopdfproducer={%s}," % value)
         elif PDFINFO_KEY.fullmatch(name):
             self.pdfinfo.append("  pdfinfo={%s={%s}}," % (name, value))
+
+    def visit_image(self, node):
+        # docutils' own sizes and alignment; the picture is named by number
+        # (latex_images.py), never by its URI.
+        start = len(self.out)
+        super().visit_image(node)
+        self.out[start:] = latex_images.rewrite(self, node, self.out[start:])
 
     def visit_raw(self, node):
         # raw is disabled in the settings; should a raw node exist anyway,

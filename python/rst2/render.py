@@ -2,12 +2,9 @@
 
 import os
 
-from docutils import nodes
-
 from docutils.writers import latex2e
 
-from . import dialects, latex_format, latex_writer, scripts
-from .errors import DocumentError
+from . import dialects, latex_format, latex_images, latex_writer, scripts
 from .publish import document_title, publish
 from .sanitize import sanitize
 
@@ -68,7 +65,11 @@ def render_html(source, style="default", dialect="docutils", base=None):
 
 
 def render_latex(source, options=None):
-    """LaTeX for pdfTeX; refuses documents with images (not supported in PDF).
+    """LaTeX for pdfTeX, and the images it refers to by number.
+
+    ``images`` lists each image's ``uri`` and ``alt`` in document order:
+    image N of the LaTeX is ``images[N-1]``, for the service to fetch and
+    put next to the document as ``rst2img-N.<ext>`` (latex_images.py).
 
     ``format_preamble`` is the part of the preamble a format can hold (see
     latex_format), which ``latex`` then starts with; None when this document
@@ -99,20 +100,13 @@ def render_latex(source, options=None):
         # a client asking for LaTeX's TOC expects one either way.
         anchor = "\\maketitle\n" if "\\maketitle\n" in latex else "\\begin{document}\n"
         latex = latex.replace(anchor, anchor + "\\tableofcontents\n", 1)
-    images = list(document.findall(nodes.image))
-    if images:
-        raise DocumentError(
-            "images_unsupported",
-            "Documents with images cannot be converted to PDF yet "
-            "(found %d image or figure directive%s, first at line %s)."
-            % (len(images), "" if len(images) == 1 else "s", _line_of(images[0]) or "?"),
-        )
     return {
         "latex": latex,
         "title": document_title(document),
         "format_preamble": fmt["text"] if fmt else None,
         "replaced_characters": len(getattr(document, "rst2_replaced", ())),
         "scripts": sorted(m for m in plan.members if m in scripts.REPORTED),
+        "images": latex_images.images_of(document),
     }
 
 
@@ -167,10 +161,3 @@ def _format_for(settings, dialect):
         _formats[key] = latex_format.build_format_preamble(empty)
     return _formats[key]
 
-
-def _line_of(node):
-    while node is not None:
-        if node.line:
-            return node.line
-        node = node.parent
-    return None

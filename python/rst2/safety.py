@@ -13,6 +13,9 @@ from docutils.transforms import Transform
 
 BLOCKED_SCHEMES = ("javascript", "vbscript", "data")
 
+# Where a data: image's URI is kept once ``uri`` is emptied.
+DATA_URI_ATTRIBUTE = "rst2_data_uri"
+
 # Browsers ignore ASCII control characters and whitespace inside a scheme
 # ("java\tscript:"), so they are removed before the scheme is compared.
 _IGNORED = re.compile(r"[\x00-\x20\x7f]+")
@@ -43,6 +46,10 @@ class NeutralizeUnsafeLinks(Transform):
                 del target["refuri"]
         for image in document.findall(nodes.image):
             if is_blocked_uri(image.get("uri")):
+                # The PDF path decodes data: images itself and never writes
+                # the URI (latex_images.py); no page ever gets it.
+                if _IGNORED.sub("", image["uri"]).lower().startswith("data:"):
+                    image[DATA_URI_ATTRIBUTE] = image["uri"]
                 image["uri"] = ""
         for meta in list(document.findall(nodes.meta)):
             if not _keep_meta(meta):

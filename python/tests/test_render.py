@@ -2,7 +2,6 @@ import json
 import unittest
 
 from rst2 import api
-from rst2.errors import DocumentError
 from rst2.latex_format import MARKER
 from rst2.render import latex_classes, render_html, render_latex
 
@@ -125,11 +124,11 @@ class RenderLatexTest(unittest.TestCase):
         self.assertIn("\\documentclass[a4paper]{scrreprt}", out["latex"])
         self.assertIn("\\tableofcontents", out["latex"])
 
-    def test_images_are_refused(self):
+    def test_images_are_listed_not_refused(self):
         for src in ("x\n\n.. image:: a.png\n", "x\n\n.. figure:: a.png\n\n   caption\n"):
-            with self.assertRaises(DocumentError) as ctx:
-                render_latex(src)
-            self.assertEqual(ctx.exception.code, "images_unsupported")
+            out = render_latex(src)
+            self.assertEqual(out["images"], [{"uri": "a.png", "alt": None}])
+            self.assertIn("\\rsttwoimage{1}", out["latex"])
 
     def test_raw_latex_is_disabled(self):
         out = render_latex(".. raw:: latex\n\n   \\input{/etc/passwd}\n")

@@ -64,16 +64,21 @@ function replacedOf(value: unknown): Replaced | undefined {
 export class RedisCache implements RenderCache {
   constructor(
     private readonly redis: Redis,
-    private readonly options: { ttlSeconds: number; maxEntryBytes: number },
+    /** `prefix`: the key space, RENDER_KEY_PREFIX unless given (fetched images have their own). */
+    private readonly options: { ttlSeconds: number; maxEntryBytes: number; prefix?: string },
   ) {}
 
+  private keyOf(key: string): string {
+    return (this.options.prefix ?? RENDER_KEY_PREFIX) + key;
+  }
+
   async get(key: string): Promise<Rendering | undefined> {
-    const raw = await this.redis.getBuffer(RENDER_KEY_PREFIX + key);
+    const raw = await this.redis.getBuffer(this.keyOf(key));
     return raw ? decodeRendering(raw) : undefined;
   }
 
   async set(key: string, value: Rendering): Promise<void> {
     if (value.body.length > this.options.maxEntryBytes) return;
-    await this.redis.set(RENDER_KEY_PREFIX + key, encodeRendering(value), 'EX', this.options.ttlSeconds);
+    await this.redis.set(this.keyOf(key), encodeRendering(value), 'EX', this.options.ttlSeconds);
   }
 }

@@ -18,6 +18,8 @@ import { Code, ServiceError } from '../errors.js';
 import { createLogger, type Logger, type LogLevel } from '../log.js';
 import { choose, OPTIONS, type OptionSpec } from '../options.js';
 import { paths } from '../paths.js';
+import type { ImageProblem } from '../images/problems.js';
+import { imageResolverFor } from '../images/resolve-images.js';
 import { Renderer, type RenderOperation, type RenderOptions } from '../renderer.js';
 import { loadCatalogue } from '../styles.js';
 import { readVersions } from '../versions.js';
@@ -102,9 +104,14 @@ async function render(op: RenderOperation, options: RenderOptions, source: strin
   const timer = setTimeout(() => process.stderr.write('rst2: starting engines...\n'), PROGRESS_AFTER_MS);
   try {
     await Promise.all([python.start(), pdf.start()]).finally(() => clearTimeout(timer));
-    const renderer = new Renderer({ python, pdf, cache: NO_CACHE, renderKeySalt: readVersions().renderKeySalt });
+    // A file on the command line has no URL: its relative images have nothing to resolve against.
+    const images = imageResolverFor(config, NO_CACHE);
+    const renderer = new Renderer({ python, pdf, cache: NO_CACHE, images, renderKeySalt: readVersions().renderKeySalt });
     const document = makeDocument(source);
-    return (await renderer.render(renderer.key(op, options, document), op, options, document)).body;
+    const report = (problem: ImageProblem): void => {
+      process.stderr.write(`rst2: image ${problem.uri.slice(0, 300)}: ${problem.reason} (shown as a placeholder)\n`);
+    };
+    return (await renderer.render(renderer.key(op, options, document), op, options, document, report)).body;
   } finally {
     await Promise.allSettled([python.close(), pdf.close()]);
   }

@@ -1,5 +1,6 @@
 /**
- * Fetches the document behind the API's `uri=` parameter without letting a
+ * Fetches the document behind the API's `uri=` parameter, and the images of
+ * PDF documents (src/images/), without letting a
  * client turn the service into a proxy into its own network: only http(s),
  * bounded size and time, redirects followed by hand so every hop is checked,
  * and the address check done inside the socket's DNS lookup so that what is
@@ -36,32 +37,35 @@ export function fetchPolicyOf(
   };
 }
 
-const REQUEST_HEADERS = {
-  'User-Agent': 'rst2/0.1',
-  Accept: 'text/x-rst, text/plain;q=0.9, */*;q=0.5',
-};
+const USER_AGENT = 'rst2/0.1';
+const DOCUMENT_ACCEPT = 'text/x-rst, text/plain;q=0.9, */*;q=0.5';
+
+/** What is being fetched, for the messages: the `uri` document or an image of one. */
+export type FetchSubject = 'document' | 'image';
 
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
 /** Which URL a message is about: the client's own or one the upstream sent us to. */
 export type HopKind = 'uri' | 'redirect';
 
-function invalid(kind: HopKind, problem: string, cause?: unknown): ServiceError {
+function invalid(kind: HopKind, problem: string, cause?: unknown, subject: FetchSubject = 'document'): ServiceError {
   const text =
-    kind === 'uri' ? `The document URL ${problem}.` : `The document URL redirects to a URL that ${problem}.`;
+    kind === 'uri' ? `The ${subject} URL ${problem}.` : `The ${subject} URL redirects to a URL that ${problem}.`;
   return new ServiceError(Code.uri_invalid, text, { cause });
 }
 
-function forbiddenAddress(kind: HopKind, cls: AddressClass, resolved: boolean, allowance: AddressAllowance): ServiceError {
+function forbiddenAddress(
+  kind: HopKind, cls: AddressClass, resolved: boolean, allowance: AddressAllowance, subject: FetchSubject = 'document',
+): ServiceError {
   const what = describeAddressClass(cls);
   const verb = resolved ? 'resolves to' : 'points to';
   // Deliberately no address in the message: echoing what an internal name
   // resolves to would make the service a DNS oracle for the private network.
-  const lead = kind === 'uri' ? `The document URL ${verb}` : `The document URL redirects to a URL that ${verb}`;
+  const lead = kind === 'uri' ? `The ${subject} URL ${verb}` : `The ${subject} URL redirects to a URL that ${verb}`;
   const rule =
     allowance.allowPrivate && isLinkLocalClass(cls)
-      ? 'the service does not fetch documents from link-local or cloud metadata addresses'
-      : 'the service only fetches documents from public addresses';
+      ? `the service does not fetch ${subject}s from link-local or cloud metadata addresses`
+      : `the service only fetches ${subject}s from public addresses`;
   return new ServiceError(Code.uri_forbidden_address, `${lead} ${what}; ${rule}.`, { details: { addressClass: cls } });
 }
 
@@ -74,25 +78,25 @@ function stripBrackets(hostname: string): string {
  * (resolved against the URL that sent it). Literal IP hosts are judged here
  * because Node connects to them without calling the agent's lookup.
  */
-export function checkHopUrl(location: string, policy: AddressAllowance, base?: URL): URL {
+export function checkHopUrl(location: string, policy: AddressAllowance, base?: URL, subject: FetchSubject = 'document'): URL {
   const kind: HopKind = base === undefined ? 'uri' : 'redirect';
   let url: URL;
   try {
     url = new URL(location, base);
   } catch (error) {
-    throw invalid(kind, 'is not a valid absolute URL', error);
+    throw invalid(kind, 'is not a valid absolute URL', error, subject);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw invalid(kind, `uses the scheme "${url.protocol.slice(0, -1)}"; only http and https are supported`);
+    throw invalid(kind, `uses the scheme "${url.protocol.slice(0, -1)}"; only http and https are supported`, undefined, subject);
   }
   // node-fetch refuses these itself, but with an unhelpful TypeError.
   if (url.username !== '' || url.password !== '') {
-    throw invalid(kind, 'contains credentials, which are not supported');
+    throw invalid(kind, 'contains credentials, which are not supported', undefined, subject);
   }
   const host = stripBrackets(url.hostname);
   if (isIP(host) !== 0) {
     const cls = classifyAddress(host);
-    if (!mayConnect(cls, policy)) throw forbiddenAddress(kind, cls, false, policy);
+    if (!mayConnect(cls, policy)) throw forbiddenAddress(kind, cls, false, policy, subject);
   }
   return url;
 }
@@ -109,6 +113,7 @@ export function createGuardedLookup(
   policy: AddressAllowance,
   onRefused: (error: ServiceError) => void = () => {},
   kind: () => HopKind = () => 'uri',
+  subject: FetchSubject = 'document',
 ): LookupFunction {
   return (hostname, options, callback) => {
     dns.lookup(
@@ -122,7 +127,7 @@ export function createGuardedLookup(
         for (const { address } of addresses) {
           const cls = classifyAddress(address);
           if (!mayConnect(cls, policy)) {
-            const refused = forbiddenAddress(kind(), cls, true, policy);
+            const refused = forbiddenAddress(kind(), cls, true, policy, subject);
             onRefused(refused);
             // The socket only sees this error; the client gets `refused`.
             const socketError = new Error('address refused by fetch policy');
@@ -152,9 +157,9 @@ function discardBody(response: Response): void {
   else body?.resume();
 }
 
-async function readLimited(response: Response, maxBytes: number): Promise<Uint8Array> {
+async function readLimited(response: Response, maxBytes: number, subject: FetchSubject): Promise<Uint8Array> {
   const tooLarge = () =>
-    new ServiceError(Code.uri_too_large, `The document at the URL is larger than the limit of ${maxBytes} bytes.`, {
+    new ServiceError(Code.uri_too_large, `The ${subject} at the URL is larger than the limit of ${maxBytes} bytes.`, {
       details: { maxBytes },
     });
   // With a content coding the header counts compressed bytes; the limit is on
@@ -200,7 +205,25 @@ const DNS_FAILURES: ReadonlySet<string> = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EA
 
 /** Fetch a reStructuredText document; every failure is a ServiceError. */
 export async function fetchDocument(uri: string, policy: FetchPolicy): Promise<{ text: string; finalUrl: string }> {
-  let url = checkHopUrl(uri, policy);
+  const { bytes, finalUrl } = await fetchBytes(uri, policy, { subject: 'document', accept: DOCUMENT_ACCEPT });
+  return { text: decodeUtf8(bytes), finalUrl };
+}
+
+export interface FetchBytesOptions {
+  subject: FetchSubject;
+  /** The Accept header. */
+  accept: string;
+  /** Ends the fetch early (a caller's own deadline); reported as uri_timeout like the policy's. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Fetch the bytes at an http(s) URL under the policy (address checks on
+ * every hop, size and time bounds); every failure is a ServiceError.
+ */
+export async function fetchBytes(uri: string, policy: FetchPolicy, options: FetchBytesOptions): Promise<{ bytes: Uint8Array; finalUrl: string }> {
+  const { subject } = options;
+  let url = checkHopUrl(uri, policy, undefined, subject);
   let hop: HopKind = 'uri';
   const state: { refused: ServiceError | undefined; timedOut: boolean } = { refused: undefined, timedOut: false };
 
@@ -210,6 +233,7 @@ export async function fetchDocument(uri: string, policy: FetchPolicy): Promise<{
       state.refused ??= error;
     },
     () => hop,
+    subject,
   );
   // Fresh agents per call: the guard lives in their lookup, and a pooled
   // socket from another call must never be reused for a different policy.
@@ -221,13 +245,19 @@ export async function fetchDocument(uri: string, policy: FetchPolicy): Promise<{
     state.timedOut = true;
     controller.abort();
   }, policy.timeoutMs);
+  const onAbort = (): void => {
+    state.timedOut = true;
+    controller.abort();
+  };
+  if (options.signal?.aborted) onAbort();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
 
   try {
     for (let redirects = 0; ; redirects++) {
       const response = await fetch(url.href, {
         redirect: 'manual',
         signal: controller.signal,
-        headers: REQUEST_HEADERS,
+        headers: { 'User-Agent': USER_AGENT, Accept: options.accept },
         agent: (target: URL) => (target.protocol === 'https:' ? httpsAgent : httpAgent),
       });
 
@@ -236,11 +266,11 @@ export async function fetchDocument(uri: string, policy: FetchPolicy): Promise<{
         discardBody(response);
         if (redirects >= policy.maxRedirects) {
           throw new ServiceError(Code.uri_too_many_redirects,
-            `The document URL redirects more than ${policy.maxRedirects} times.`,
+            `The ${subject} URL redirects more than ${policy.maxRedirects} times.`,
             { details: { maxRedirects: policy.maxRedirects } },
           );
         }
-        url = checkHopUrl(location, policy, url);
+        url = checkHopUrl(location, policy, url, subject);
         hop = 'redirect';
         continue;
       }
@@ -248,19 +278,19 @@ export async function fetchDocument(uri: string, policy: FetchPolicy): Promise<{
       if (!response.ok) {
         discardBody(response);
         throw new ServiceError(Code.uri_upstream_status,
-          `The server of the document URL answered with HTTP status ${response.status}.`,
+          `The server of the ${subject} URL answered with HTTP status ${response.status}.`,
           { details: { upstreamStatus: response.status } },
         );
       }
 
-      const bytes = await readLimited(response, policy.maxBytes);
-      return { text: decodeUtf8(bytes), finalUrl: url.href };
+      return { bytes: await readLimited(response, policy.maxBytes, subject), finalUrl: url.href };
     }
   } catch (error) {
     if (error instanceof ServiceError) throw error;
     if (state.refused !== undefined) throw state.refused;
     if (state.timedOut) {
-      throw new ServiceError(Code.uri_timeout, `Fetching the document URL took longer than ${policy.timeoutMs} ms.`, {
+      const limit = options.signal?.aborted ? 'its time budget' : `${policy.timeoutMs} ms`;
+      throw new ServiceError(Code.uri_timeout, `Fetching the ${subject} URL took longer than ${limit}.`, {
         details: { timeoutMs: policy.timeoutMs },
         cause: error,
       });
@@ -270,11 +300,12 @@ export async function fetchDocument(uri: string, policy: FetchPolicy): Promise<{
       code !== undefined && DNS_FAILURES.has(code)
         ? 'its host name could not be resolved'
         : 'the connection to its server failed';
-    throw new ServiceError(Code.uri_unreachable, `The document URL could not be fetched: ${problem}.`, {
+    throw new ServiceError(Code.uri_unreachable, `The ${subject} URL could not be fetched: ${problem}.`, {
       cause: error,
     });
   } finally {
     clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
     httpAgent.destroy();
     httpsAgent.destroy();
   }

@@ -63,7 +63,7 @@ const PYTHON_ERRORS: readonly ErrorCode[] = [
   Code.render_failed,
   ...POOL_ERRORS,
 ];
-const PDF_ERRORS: readonly ErrorCode[] = [...PYTHON_ERRORS, Code.images_unsupported, Code.latex_failed, Code.pdf_unsafe, Code.pdf_failed, Code.pdf_unavailable];
+const PDF_ERRORS: readonly ErrorCode[] = [...PYTHON_ERRORS, Code.latex_failed, Code.pdf_unsafe, Code.pdf_failed, Code.pdf_unavailable];
 
 interface Common {
   /** The OpenAPI path (`{name}` for a path parameter). */
@@ -166,8 +166,13 @@ export const OPERATIONS: readonly OperationEntry[] = [
     id: 'Pdf',
     summary: 'Render PDF',
     description:
-      'docutils writes LaTeX, pdfTeX typesets it. Documents with images are `422 images_unsupported`. A PDF that would carry active content ' +
-      '(JavaScript, launch or file actions, non-web links, embedded files, forms) is not served: `422 pdf_unsafe`.',
+      'docutils writes LaTeX, pdfTeX typesets it. Images (`image`, `figure`, substitution images) come from http(s) URLs, fetched by ' +
+      'the service under the same address policy as `uri` and with their own limits, from `data:` URIs, or, for a document given by ' +
+      '`uri`, from paths relative to its URL; never from the service\'s files. PNG, JPEG and PDF are used as they are; SVG, GIF (first ' +
+      'frame) and WebP are converted. An image that cannot be had (refused address, unreachable, 404, too large, too many pixels, ' +
+      'unknown format, relative path without a base, past the time budget) becomes a framed placeholder with its alt text or URL, ' +
+      'the PDF is still `200`, and `X-Rst2-Image-Problems` counts such images (each is logged with its reason). A PDF that would ' +
+      'carry active content (JavaScript, launch or file actions, non-web links, embedded files, forms) is not served: `422 pdf_unsafe`.',
     tag: 'render',
     render: 'pdf',
     sources: ['rst', 'uri', 'token'],

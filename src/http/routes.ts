@@ -9,6 +9,7 @@ import type { Context } from 'koa';
 import { tokenOf } from '../documents/document.js';
 import { Code, ServiceError } from '../errors.js';
 import { choose } from '../options.js';
+import type { Logger } from '../log.js';
 import type { Renderer } from '../renderer.js';
 import type { Catalogue } from '../styles.js';
 import type { TokenStore } from '../store/token-store.js';
@@ -50,8 +51,17 @@ function renderHandler(op: RenderOperationEntry, deps: RouteDeps): Handler {
       ctx.status = 304;
       return;
     }
-    const rendering = await deps.renderer.render(key, op.render, options, document);
+    const log = ctx.state.log as Logger;
+    const rendering = await deps.renderer.render(key, op.render, options, document, (problem) =>
+      // A data: URI may be megabytes long; its start says enough.
+      log.warn('image replaced by a placeholder', { uri: problem.uri.slice(0, 300), reason: problem.reason }),
+    );
     ctx.type = rendering.type;
+    if (rendering.transient) {
+      // Its ETag names what a later request would make with the images there.
+      ctx.remove('ETag');
+      ctx.set('Cache-Control', CACHE_CONTROL.none);
+    }
     // Whether this instance found the rendering in its cache (local or shared).
     ctx.set('X-Cache', rendering.cache);
     if (op.disposition && rendering.filename) ctx.set('Content-Disposition', `inline; filename="${rendering.filename}"`);

@@ -141,3 +141,19 @@ export async function pdfFacts(bytes: ArrayBuffer | Uint8Array): Promise<PdfFact
   await doc.destroy();
   return { fonts: [...fonts].sort(), links, outline, info };
 }
+
+/** How many raster images (image XObjects) and form XObjects (e.g. an included PDF) the pages paint. */
+export async function pdfImages(bytes: ArrayBuffer | Uint8Array): Promise<{ images: number; forms: number }> {
+  const doc = await open(bytes);
+  let images = 0;
+  let forms = 0;
+  for (let n = 1; n <= doc.numPages; n++) {
+    const ops = await (await doc.getPage(n)).getOperatorList();
+    for (const fn of ops.fnArray) {
+      if (fn === OPS.paintImageXObject || fn === OPS.paintInlineImageXObject || fn === OPS.paintImageMaskXObject) images++;
+      if (fn === OPS.paintFormXObjectBegin) forms++;
+    }
+  }
+  await doc.destroy();
+  return { images, forms };
+}

@@ -55,6 +55,15 @@ describe('memory cache', () => {
     await cache.set('k', rendering(1));
     expect(cache.size()).to.deep.equal({ entries: 0, bytes: 0 });
   });
+
+  it('with a maximum age (fetched images), an older entry is a miss and its bytes are given back', async () => {
+    const cache = new MemoryCache(1000, 5);
+    await cache.set('fresh', rendering(10));
+    expect(await cache.get('fresh')).to.not.equal(undefined);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await cache.get('fresh')).to.equal(undefined);
+    expect(cache.size()).to.deep.equal({ entries: 0, bytes: 0 });
+  });
 });
 
 describe('tiered cache', () => {

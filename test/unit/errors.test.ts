@@ -87,11 +87,13 @@ describe('the error catalogue', () => {
     expect(exitStatus(Code.unknown_style)).to.equal(2);
     expect(exitStatus(Code.unknown_format)).to.equal(2);
     expect(exitStatus(Code.unreadable)).to.equal(1);
-    expect(exitStatus(Code.images_unsupported)).to.equal(1);
+    expect(exitStatus(Code.latex_failed)).to.equal(1);
   });
 
   it('takes from a worker only the codes of document errors', () => {
-    expect(documentErrorCode('images_unsupported')).to.equal('images_unsupported');
+    expect(documentErrorCode('pypi_refused')).to.equal('pypi_refused');
+    // Retired when images came to PDF (issue 11): no longer a code at all.
+    expect(documentErrorCode('images_unsupported')).to.equal(undefined);
     expect(documentErrorCode('render_timeout')).to.equal('render_timeout');
     expect(documentErrorCode('internal')).to.equal(undefined);
     expect(documentErrorCode('overloaded')).to.equal(undefined);

@@ -39,6 +39,8 @@ export interface LatexResult {
   replaced_characters: number;
   /** The script set beyond Latin the document uses (cyrillic, greek, cjk-gbsn, emoji, placeholders, ...). */
   scripts: string[];
+  /** The images in document order: image N of the LaTeX is entry N-1 (python/rst2/latex_images.py). */
+  images: { uri: string; alt: string | null }[];
 }
 /** One problem `check` reports (docutils' system messages of level warning and above); the editor page reads the same type. */
 export interface CheckItem { message: string; type: 'warning' | 'error' | 'severe'; line: number | null; context: string }

@@ -90,15 +90,16 @@ export class TexEngine implements PdfEngine {
     return this.pool?.busyThreads() ?? [];
   }
 
-  async compile(latex: string, formatPreamble?: string | null): Promise<Buffer> {
-    return (await this.typeset(latex, formatPreamble)).pdf;
+  async compile(latex: string, formatPreamble?: string | null, files?: Readonly<Record<string, Uint8Array>>): Promise<Buffer> {
+    return (await this.typeset(latex, formatPreamble, files)).pdf;
   }
 
-  async typeset(latex: string, formatPreamble?: string | null): Promise<Typeset> {
+  async typeset(latex: string, formatPreamble?: string | null, files?: Readonly<Record<string, Uint8Array>>): Promise<Typeset> {
     if (!this.pool) throw new ServiceError(Code.pdf_unavailable, 'The PDF engine is not started.');
     const fits = formatPreamble && latex.startsWith(`${formatPreamble}${MARKER}\n`);
     const format = fits ? this.formats?.find(formatPreamble) : undefined;
-    const reply = await this.pool.run<TexReply>({ latex, ...(format ? { format } : {}) } satisfies TexJob);
+    const job: TexJob = { latex, ...(format ? { format } : {}), ...(files && Object.keys(files).length ? { files } : {}) };
+    const reply = await this.pool.run<TexReply>(job);
     if (format && reply.formatBroken) this.formats?.broken(format);
     if (format && !reply.formatBroken) this.counts.withFormat++;
     else this.counts.plain++;

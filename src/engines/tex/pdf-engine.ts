@@ -24,11 +24,13 @@ export interface PdfEngine {
   start(): Promise<void>;
   /**
    * `formatPreamble`: the part of `latex` before its format marker, when
-   * python/rst2 wrote it so (LatexResult.formatPreamble).
+   * python/rst2 wrote it so (LatexResult.formatPreamble). `files`: more
+   * files for the job folder, next to the .tex (the document's images),
+   * kept in memory only.
    */
-  compile(latex: string, formatPreamble?: string | null): Promise<Buffer>;
+  compile(latex: string, formatPreamble?: string | null, files?: Readonly<Record<string, Uint8Array>>): Promise<Buffer>;
   /** compile, and how many characters the fonts lacked (pdfTeX dropped them: lost-characters.ts). */
-  typeset(latex: string, formatPreamble?: string | null): Promise<Typeset>;
+  typeset(latex: string, formatPreamble?: string | null, files?: Readonly<Record<string, Uint8Array>>): Promise<Typeset>;
   /** Undefined when there is no pool (no TeX engine installed). */
   stats(): PoolStats | undefined;
   typesetStats(): TypesetStats | undefined;

@@ -30,6 +30,8 @@ export interface TexJob {
   latex: string;
   /** A preamble format `latex` fits (its preamble ends where the format's does). */
   format?: FormatRef;
+  /** Files next to document.tex (images, `rst2img-N.<ext>`): in the engine's memory only, gone with it. */
+  files?: Readonly<Record<string, Uint8Array>>;
 }
 
 /** What a job answers: the PDF, and whether its format had to be left out. */
@@ -74,11 +76,11 @@ const FORMAT_FAILURE = /format file|stymied/i;
 const formatFailed = (result: PdftexResult): boolean =>
   result.exitCode !== 0 && !result.files.has('document.log') && FORMAT_FAILURE.test(result.output);
 
-async function typeset(latex: string, format: FormatRef | undefined): Promise<PdftexResult> {
+async function typeset(job: TexJob, format: FormatRef | undefined): Promise<PdftexResult> {
   return runPdftex({
     module: data.module,
     texDir: data.texDir,
-    files: { 'document.tex': latex },
+    files: { ...job.files, 'document.tex': job.latex },
     main: 'document.tex',
     maxRuns: data.maxRuns,
     instance: await takeInstance(),
@@ -88,12 +90,12 @@ async function typeset(latex: string, format: FormatRef | undefined): Promise<Pd
 }
 
 async function compile(job: TexJob): Promise<{ ok: true; pdf: Uint8Array; runs: number; formatBroken: boolean; lost: LostCharacters } | { ok: false; error: JobFailure }> {
-  let result = await typeset(job.latex, job.format);
+  let result = await typeset(job, job.format);
   let formatBroken = false;
   if (job.format && formatFailed(result)) {
     // The same file typesets with the plain format (its marker is \relax there).
     formatBroken = true;
-    result = await typeset(job.latex, undefined);
+    result = await typeset(job, undefined);
   }
   if (result.pdf && result.exitCode === 0) {
     const found = findActiveContent(result.pdf);

@@ -1,0 +1,67 @@
+/**
+ * Image conversion off the main thread: SVG drawing and GIF/WebP decoding
+ * run in a worker (convert-worker.ts) with a deadline, so that an image
+ * built to be slow costs its own placeholder, never the service's event
+ * loop. PNG, JPEG and PDF need no decoding and are prepared right here.
+ */
+import { Worker } from 'node:worker_threads';
+
+import { WorkerPool } from '../engines/worker-pool.js';
+import { Code, ServiceError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { prepareImage, type ConvertOptions, type Prepared } from './convert.js';
+import type { ConvertJob, ConvertReply } from './convert-worker.js';
+import { ImageRefused } from './problems.js';
+import type { Sniffed } from './sniff.js';
+
+const DECODED: ReadonlySet<Sniffed['format']> = new Set(['svg', 'gif', 'webp']);
+
+export interface ConvertPoolOptions {
+  /** Bound on one conversion; the worker is replaced after one that passes it. */
+  timeoutMs: number;
+  /** Conversions that may wait for the worker; beyond: the image is a placeholder. */
+  queueLimit: number;
+  log: Logger;
+}
+
+export class ConvertPool {
+  private readonly pool: WorkerPool;
+
+  constructor(private readonly opts: ConvertPoolOptions) {
+    this.pool = new WorkerPool({
+      name: 'image',
+      size: 1,
+      queueLimit: opts.queueLimit,
+      timeoutMs: opts.timeoutMs,
+      graceMs: 0,
+      log: opts.log,
+      timeoutError: () => new ServiceError(Code.render_timeout, `Converting the image took longer than ${opts.timeoutMs} ms.`),
+      spawn: () => ({ worker: new Worker(new URL('./convert-worker.js', import.meta.url), { stdout: false, stderr: false }) }),
+    });
+  }
+
+  start(): Promise<void> {
+    return this.pool.start();
+  }
+
+  /** The file for pdfTeX, or ImageRefused (a conversion past its deadline included). */
+  async prepare(bytes: Uint8Array, sniffed: Sniffed, options: ConvertOptions): Promise<Prepared> {
+    if (!DECODED.has(sniffed.format)) return prepareImage(bytes, sniffed, options);
+    let reply: ConvertReply;
+    try {
+      reply = await this.pool.run<ConvertReply>({ bytes, sniffed, options } satisfies ConvertJob);
+    } catch (error) {
+      if (error instanceof ServiceError && error.code === Code.render_timeout) {
+        throw new ImageRefused(`drawing the image took longer than ${this.opts.timeoutMs} ms`);
+      }
+      if (error instanceof ServiceError) throw new ImageRefused(`the image could not be converted (${error.message})`, error.code === Code.overloaded);
+      throw error;
+    }
+    if ('refused' in reply) throw new ImageRefused(reply.refused);
+    return reply.prepared;
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}

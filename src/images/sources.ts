@@ -1,0 +1,60 @@
+/**
+ * Where an image of a document comes from, decided from its URI alone:
+ * bytes in a `data:` URI, an http(s) URL (absolute, or relative to the
+ * document's own URL), or nowhere. The service's file system is never a
+ * source: `/etc/passwd`, `file:` URIs and `..` paths are refused here,
+ * before anything is read or fetched.
+ */
+import { ImageRefused } from './problems.js';
+
+export type ImageSource = { kind: 'data'; bytes: Uint8Array } | { kind: 'url'; url: string };
+
+const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
+// RFC 2397: data:[<mediatype>][;base64],<data>
+const DATA_URI = /^data:([^,]*?)(;base64)?,(.*)$/is;
+
+function fromData(uri: string, maxBytes: number): ImageSource {
+  const match = DATA_URI.exec(uri);
+  if (!match) throw new ImageRefused('the data: URI is malformed');
+  const payload = match[3] ?? '';
+  // Checked before decoding: base64 holds 3 bytes in 4 characters.
+  if (Math.floor((payload.length * 3) / 4) > maxBytes + 2) throw new ImageRefused(`the image is larger than the limit of ${maxBytes} bytes`);
+  let bytes: Uint8Array;
+  if (match[2]) {
+    const text = payload.replace(/\s+/g, '');
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text)) throw new ImageRefused('the data: URI is not valid base64');
+    bytes = Buffer.from(text, 'base64');
+  } else {
+    try {
+      bytes = Buffer.from(decodeURIComponent(payload), 'utf8');
+    } catch {
+      throw new ImageRefused('the data: URI is not validly percent-encoded');
+    }
+  }
+  if (bytes.length > maxBytes) throw new ImageRefused(`the image is larger than the limit of ${maxBytes} bytes`);
+  return { kind: 'data', bytes };
+}
+
+/** The source of an image, or ImageRefused; `base` is the document's URL when it came by `uri`. */
+export function imageSource(uri: string, base: string | undefined, maxBytes: number): ImageSource {
+  const trimmed = uri.trim();
+  const scheme = SCHEME.exec(trimmed)?.[1]?.toLowerCase();
+  if (scheme === 'data') return fromData(trimmed, maxBytes);
+  if (scheme === 'http' || scheme === 'https') return { kind: 'url', url: trimmed };
+  if (scheme !== undefined || trimmed.startsWith('/') || trimmed.startsWith('\\')) {
+    throw new ImageRefused('not an http(s) or data: URI (the service never reads its own files)');
+  }
+  if (base === undefined) {
+    throw new ImageRefused('a relative path, and the document has no URL to resolve it against (only documents given by uri have one)');
+  }
+  let resolved: URL;
+  try {
+    resolved = new URL(trimmed, base);
+  } catch {
+    throw new ImageRefused('a relative path that does not resolve against the document URL');
+  }
+  if (resolved.protocol !== 'http:' && resolved.protocol !== 'https:') {
+    throw new ImageRefused('a relative path that does not resolve to an http(s) URL');
+  }
+  return { kind: 'url', url: resolved.href };
+}
