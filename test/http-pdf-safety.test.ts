@@ -92,6 +92,18 @@ import { api, form, server } from './support/server.js';
     expect((await pdfLinks(bytes)).urls).to.deep.equal(['https://example.org/%7D%5Cpdfcatalog%7B/OpenAction10R%7D%7B']);
   });
 
+  it('URIs with & ~ # % $ keep their link in a cell spanning columns, a footnote and running text', async () => {
+    const uri = (part: string) => `https://example.org/~me/a_b?u=1&v=$2&w=%41#${part}`;
+    const cell = `see \`cell <${uri('cell')}>\`_`;
+    const wide = '-'.repeat(cell.length - 2);
+    const table = [`+---+---+${wide}+`, `| a | b | c${' '.repeat(wide.length - 3)} |`, `+---+---+${wide}+`, `| x | ${cell} |`, `+---+---${'-'.repeat(wide.length + 1)}+`].join('\n');
+    const bytes = await cleanPdf(
+      `Links\n=====\n\n${table}\n\nText \`running <${uri('run')}>\`_, a note [#]_ and ${uri('bare')}\n\n.. [#] \`noted <${uri('note')}>\`_\n`,
+    );
+    expect((await pdfLinks(bytes)).urls.sort()).to.deep.equal(['bare', 'cell', 'note', 'run'].map(uri));
+    expect(await text(bytes)).to.include('example.org/~me/a_b');
+  });
+
   it('class values (a code language) cannot carry TeX', async () => {
     const bytes = await cleanPdf(
       'Title\n=====\n\n.. code:: }\\pdfcatalog{/OpenAction <</S/JavaScript/JS(app.alert(1))>>}\n\n   code line\n\n' +

@@ -31,6 +31,9 @@ from .latex_safety import PDFINFO_KEY, link_target, math_refusal
 with open(os.path.join(os.path.dirname(__file__), "primitive_lock.tex"), encoding="utf-8") as _lock_file:
     PRIMITIVE_LOCK = _lock_file.read()
 
+# What a URI from link_target (no backslash, no braces) must escape in \href/\url.
+_HREF_ESCAPES = {"#": "\\#", "%": "\\%", "&": "\\&", "~": "\\~"}
+
 
 def tex_math(node):
     """The math code exactly as the writer hands it to pdfTeX."""
@@ -175,7 +178,10 @@ class SafeLaTeXTranslator(ScriptMarking, latex2e.LaTeXTranslator):
             # The text stays, in a group that depart_reference closes.
             self.out.append("{")
             return None
-        escaped = href.replace("#", "\\#").replace("%", "\\%")
+        # Escaped as hyperref reads them back even where the link is inside
+        # another command's argument (a table cell spanning columns, a
+        # footnote): raw there, "&" ends the cell, "~" is a space, "#" doubles.
+        escaped = "".join(_HREF_ESCAPES.get(char, char) for char in href)
         if node["refuri"] == node.astext() == href:
             self.out.append("\\url{%s}" % escaped)
             raise nodes.SkipNode
