@@ -86,6 +86,14 @@ const haveTex = fs.existsSync(path.join(paths.texDir, 'scripts.json'));
     });
   }
 
+  it('CJK, Cyrillic and Greek in literal blocks and inline literals (a README showing output): 200, the text reads back', async () => {
+    const samples = ['한시간 전', '中文 字', '漢字 繁體', 'かな カナ', 'Привет мир', 'Καλημέρα'];
+    const rst = `Output\n======\n\n::\n\n${samples.map((t) => `   >>> say()\n   '${t}'`).join('\n')}\n\nInline: ${samples.map((t) => `\`\`${t}\`\``).join(', ')}.\n`;
+    const { res, text } = await pdf(rst);
+    expect(res.headers.get('x-rst2-replaced-characters')).to.equal(null);
+    for (const t of samples) expect(comparable(text).split(comparable(t)).length - 1, t).to.equal(2);
+  });
+
   it('emoji: 200, each one a picture (Twemoji via hwemoji; pictures have no text), the words around them text', async () => {
     const rst = doc('Emoji', `Hello ${EMOJI[0]} world ${EMOJI.slice(1).join(' ')} end.`);
     const { res, bytes, text } = await pdf(rst);

@@ -419,7 +419,14 @@ _CJK = r"""% CJK: CJKutf8 with the Unicode subfonts; no fake bold (it would prin
 \usepackage{etoolbox}
 \let\rstwo@pdfobj\pdfobj
 \patchcmd{\CJK@addcmap}{\pdfobj}{\rstwo@pdfobj}{}{\PackageError{rst2}{CJKutf8's CMap writer changed}{}}
-\DeclareRobustCommand\rstwoCJK[2]{\begin{CJK}{UTF8}{#1}#2\end{CJK}}
+% CJK reads its UTF8 binding file when its first environment opens, with
+% the catcodes in force there: a literal block's break the file (alltt makes
+% # % $ & ^ _ plain characters and spaces and line ends active, \@noligs
+% makes ` < > , ' - active), so they have their usual meaning while the
+% environment opens (the run itself is read already).
+\DeclareRobustCommand\rstwoCJK[2]{\begingroup\catcode`\#=6 \catcode`\%=14 \catcode`\$=3 \catcode`\&=4
+  \catcode`\^=7 \catcode`\_=8 \catcode32=10 \catcode13=5 \catcode`\`=12 \catcode`\<=12 \catcode`\>=12
+  \catcode`\,=12 \catcode`\'=12 \catcode`\-=12 \begin{CJK}{UTF8}{#1}#2\end{CJK}\endgroup}
 """
 
 _CJK_FAMILY = r"""\DeclareFontFamily{C70}{%(family)s}{\hyphenchar\font\m@ne}
