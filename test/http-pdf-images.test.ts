@@ -46,6 +46,19 @@ async function upstream(includedPdf: Buffer): Promise<Upstream> {
       type: 'image/svg+xml',
       body: Buffer.from(svgWithImage(`data:image/svg+xml;base64,${Buffer.from(svgWithImage(`data:image/png;base64,${pngClaiming(100_000, 100_000).toString('base64')}`)).toString('base64')}`)),
     },
+    // The same bomb written as resvg also reads it: base64 wrapped in lines, a character reference, an entity-laden SVG inside.
+    '/img/bomb-wrapped.svg': {
+      type: 'image/svg+xml',
+      body: Buffer.from(svgWithImage(`data:image/png;base64,${pngClaiming(100_000, 100_000).toString('base64').replace(/.{8}/g, '$&\n')}`)),
+    },
+    '/img/bomb-escaped.svg': {
+      type: 'image/svg+xml',
+      body: Buffer.from(svgWithImage(`data:image/png;base64,&#105;${pngClaiming(100_000, 100_000).toString('base64').slice(1)}`)),
+    },
+    '/img/entities-inside.svg': {
+      type: 'image/svg+xml',
+      body: Buffer.from(svgWithImage(`data:image/svg+xml;base64,${Buffer.from('<!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><text>&b;</text></svg>').toString('base64')}`)),
+    },
     // Minutes of drawing (30 layers of turbulence and blur over 4 megapixels).
     '/img/slow.svg': {
       type: 'image/svg+xml',
@@ -175,6 +188,9 @@ describe('PDF with images (HTTP, real engines, a local image server)', function 
       'not an image': '/img/notes.txt',
       'never answers': '/img/hang.png',
       'hides a bomb': '/img/bomb-inside.svg',
+      'wraps a bomb': '/img/bomb-wrapped.svg',
+      'escapes a bomb': '/img/bomb-escaped.svg',
+      'nests entities': '/img/entities-inside.svg',
     };
     const rst = ['Failures\n========\n'].concat(
       Object.entries(failures).map(([what, path]) => `.. image:: ${up.base}${path}\n   :alt: placeholder ${what.replace(/ /g, '-')}\n`),
