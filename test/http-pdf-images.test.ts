@@ -323,6 +323,26 @@ describe('PDF with images (HTTP, real engines, a local image server)', function 
     }
   });
 
+  it('data: images count against the document\'s time budget: one document cannot hold the converter for a drawing deadline per image', async () => {
+    const lines: string[] = [];
+    const own = await ownServer({ RST2_LOG_LEVEL: 'warn', RST2_IMAGE_TIME_BUDGET_MS: '1500' }, createLogger('warn', (line) => lines.push(line)));
+    try {
+      const slow = (await (await fetch(`${up.base}/img/slow.svg`)).text());
+      const rst = ['Slow\n====\n'].concat([1, 2, 3, 4].map((n) => `.. image:: data:image/svg+xml;base64,${Buffer.from(`${slow}<!-- ${n} -->`).toString('base64')}\n`)).join('\n');
+      const res = await api(own, '/1.0/rst2/pdf', form({ rst }));
+      expect(res.status).to.equal(200);
+      expect(res.headers.get(PROBLEMS)).to.equal('4');
+      const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+      const reasons = logged.filter((l) => l.msg === 'image replaced by a placeholder').map((l) => String(l.reason));
+      expect(reasons).to.have.length(4);
+      for (const reason of reasons) expect(reason).to.match(/time budget/);
+      // The drawing under way when the budget ended was stopped; the others never started.
+      expect(logged.filter((l) => /^image job .*terminating worker/.test(String(l.msg)))).to.have.length(1);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('a second rendering of the same images fetches nothing again (the image cache)', async () => {
     const rst = `Badges\n======\n\n.. image:: ${up.base}/img/badge.svg?c=1\n\n.. image:: ${up.base}/img/green.gif?c=1\n`;
     await pdfOf(open, rst);

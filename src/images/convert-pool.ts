@@ -44,13 +44,18 @@ export class ConvertPool {
     return this.pool.start();
   }
 
-  /** The file for pdfTeX, or ImageRefused (a conversion past its deadline included). */
-  async prepare(bytes: Uint8Array, sniffed: Sniffed, options: ConvertOptions): Promise<Prepared> {
+  /**
+   * The file for pdfTeX, or ImageRefused (a conversion past its deadline
+   * included). `budget`: the document's time for its images; when it ends,
+   * the conversion leaves the queue or its worker is replaced.
+   */
+  async prepare(bytes: Uint8Array, sniffed: Sniffed, options: ConvertOptions, budget?: AbortSignal): Promise<Prepared> {
     if (!DECODED.has(sniffed.format)) return prepareImage(bytes, sniffed, options);
     let reply: ConvertReply;
     try {
-      reply = await this.pool.run<ConvertReply>({ bytes, sniffed, options } satisfies ConvertJob);
+      reply = await this.pool.run<ConvertReply>({ bytes, sniffed, options } satisfies ConvertJob, [], budget);
     } catch (error) {
+      if (budget?.aborted) throw new ImageRefused('the document\'s images took longer than their time budget', true);
       if (error instanceof ServiceError && error.code === Code.render_timeout) {
         throw new ImageRefused(`drawing the image took longer than ${this.opts.timeoutMs} ms`);
       }

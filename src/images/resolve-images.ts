@@ -45,8 +45,12 @@ export interface ImageResolverDeps {
   cache: ImageCache;
   /** Where DejaVu Sans is, for the text of SVG images. */
   fontDir: string;
-  /** Makes the file from the bytes: the service's ConvertPool (a worker), else prepareImage in this thread. */
-  prepare?: (bytes: Uint8Array, sniffed: Sniffed, options: ConvertOptions) => Promise<Prepared>;
+  /**
+   * Makes the file from the bytes: the service's ConvertPool (a worker),
+   * else prepareImage in this thread; `budget` ends when the document's
+   * time for images does.
+   */
+  prepare?: (bytes: Uint8Array, sniffed: Sniffed, options: ConvertOptions, budget: AbortSignal) => Promise<Prepared>;
 }
 
 const IMAGE_ACCEPT = 'image/png, image/jpeg, image/svg+xml, image/gif, image/webp, application/pdf;q=0.9, */*;q=0.5';
@@ -91,7 +95,7 @@ export class ImageResolver {
         try {
           const source = imageSource(image.uri, base, limits.maxBytes);
           if (source.kind === 'data') {
-            outcomes[index] = await this.prepare(source.bytes);
+            outcomes[index] = await this.prepare(source.bytes, budget.signal);
             return;
           }
           let pending = byUrl.get(source.url);
@@ -119,25 +123,32 @@ export class ImageResolver {
     return { files, problems };
   }
 
-  private prepare(bytes: Uint8Array): Promise<Prepared> {
+  private prepare(bytes: Uint8Array, budget: AbortSignal): Promise<Prepared> {
+    // Conversions count against the document's budget like fetches: data:
+    // images need no fetch, and each may take the converter's full deadline.
+    if (budget.aborted) throw this.overBudget();
     const options = { maxPixels: this.deps.limits.maxPixels, fontDir: this.deps.fontDir };
-    return (this.deps.prepare ?? prepareImage)(bytes, sniff(bytes), options);
+    return (this.deps.prepare ?? prepareImage)(bytes, sniff(bytes), options, budget);
+  }
+
+  private overBudget(): ImageRefused {
+    return new ImageRefused(`the document's images took longer than their time budget of ${this.deps.limits.timeBudgetMs} ms`, true);
   }
 
   private async fetchPrepared(url: string, budget: AbortSignal): Promise<Prepared> {
     const cached = await this.deps.cache.get(url);
     if (cached) return cached;
-    if (budget.aborted) throw new ImageRefused(`the document's images took longer than their time budget of ${this.deps.limits.timeBudgetMs} ms`, true);
+    if (budget.aborted) throw this.overBudget();
     let bytes: Uint8Array;
     try {
       const policy = { ...this.deps.policy, maxBytes: this.deps.limits.maxBytes };
       ({ bytes } = await fetchBytes(url, policy, { subject: 'image', accept: IMAGE_ACCEPT, signal: budget }));
     } catch (error) {
       if (!(error instanceof ServiceError)) throw error;
-      if (budget.aborted) throw new ImageRefused(`the document's images took longer than their time budget of ${this.deps.limits.timeBudgetMs} ms`, true);
+      if (budget.aborted) throw this.overBudget();
       throw fetchProblem(error);
     }
-    const prepared = await this.prepare(bytes);
+    const prepared = await this.prepare(bytes, budget);
     await this.deps.cache.set(url, prepared);
     return prepared;
   }
