@@ -52,6 +52,8 @@ export interface Config {
   texFormatDir: string;
   /** Bound on the bytes of texFormatDir; 0: no formats are made at run time. */
   texFormatBytes: number;
+  /** Format dumps that may wait for the one dump thread; a format asked for beyond them is asked for again on its next use. */
+  texFormatQueue: number;
   cacheBytes: number;
   /** Redis for tokens and the shared render cache; undefined: folder store + memory cache only. */
   redisUrl: string | undefined;
@@ -189,6 +191,9 @@ export function loadConfig(env: Env = process.env): Config {
     texFormatDir: path.resolve(env.RST2_TEX_FORMAT_DIR?.trim() || path.join(env.RST2_CACHE_DIR?.trim() || path.join(os.homedir(), '.cache', 'rst2'), 'tex-formats')),
     // About 19 MB a format (kept uncompressed): room for every class and style (18).
     texFormatBytes: integer(env, 'RST2_TEX_FORMAT_BYTES', 512 * MiB, 0, 64 * 1024 * MiB),
+    // Script sets make thousands of preambles possible, each a second's dump
+    // and 19 MB written: documents must not be able to queue work without bound.
+    texFormatQueue: integer(env, 'RST2_TEX_FORMAT_QUEUE', 4, 0, 1000),
     cacheBytes: integer(env, 'RST2_CACHE_BYTES', 64 * MiB, 0, 64 * 1024 * MiB),
     redisUrl: redisUrl(env, 'REDIS_URL'),
     redisCacheUrl: redisUrl(env, 'RST2_REDIS_CACHE_URL') ?? redisUrl(env, 'REDIS_URL'),
