@@ -346,6 +346,22 @@ describe('PDF with images (HTTP, real engines, a local image server)', function 
     }
   });
 
+  it('a document\'s images are bounded in bytes together: past RST2_IMAGE_DOCUMENT_BYTES they are placeholders and no more are fetched', async () => {
+    const size = png(60, 30).length;
+    const own = await ownServer({ RST2_ALLOW_PRIVATE_URI: '1', RST2_IMAGE_DOCUMENT_BYTES: String(Math.floor(size * 2.5)), RST2_IMAGE_FETCH_CONCURRENCY: '1' });
+    try {
+      // The same URL twice is one file, counted once.
+      const uris = [1, 1, 2, 3, 4, 5].map((n) => `${up.base}/img/red.png?total=${n}`);
+      const { res, counts } = await pdfOf(own, ['Total\n=====\n'].concat(uris.map((u) => `.. image:: ${u}\n`)).join('\n'));
+      expect(res.headers.get(PROBLEMS)).to.equal('3');
+      expect(counts.images - baseline.images).to.equal(3);
+      // The third was cut off at what was left; the rest were never asked for.
+      expect([1, 2, 3, 4, 5].map((n) => up.hits.get(`/img/red.png?total=${n}`) ?? 0)).to.deep.equal([1, 1, 1, 0, 0]);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('a second rendering of the same images fetches nothing again (the image cache)', async () => {
     const rst = `Badges\n======\n\n.. image:: ${up.base}/img/badge.svg?c=1\n\n.. image:: ${up.base}/img/green.gif?c=1\n`;
     await pdfOf(open, rst);
