@@ -39,9 +39,11 @@ function percentDecode(text: string): Buffer {
   return Buffer.from(bytes);
 }
 
-// The mediatype part (up to the first comma), then the payload, which ends
-// at a quote or markup; whitespace does not end it (resvg drops it from base64).
-const DATA_URI = /data:([^,]{0,256}?),([^"'<>]*)/gi;
+// A data: URI where an attribute value or a CSS url() starts (text such as
+// "data: 1, 2" in a chart's labels is no image): the mediatype part (up to
+// the first comma), then the payload, which ends at a quote or markup;
+// whitespace does not end it (resvg drops it from base64).
+const DATA_URI = /(?:=\s*["']|url\(\s*["']?)\s*data:([^,]{0,256}?),([^"'<>]*)/gi;
 
 function payloadOf(mediatype: string, payload: string): Uint8Array {
   const bytes = percentDecode(payload);

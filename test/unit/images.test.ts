@@ -88,6 +88,8 @@ describe('images embedded in an SVG', () => {
       expect(() => checkEmbeddedImages(svgWithImage(href), 12_000_000)).to.not.throw();
     }
     expect(() => checkEmbeddedImages(badge('a', 'b'), 12_000_000)).to.not.throw();
+    // The words in a chart's text are not a data: URI.
+    expect(() => checkEmbeddedImages('<svg xmlns="http://www.w3.org/2000/svg"><text>data: 1, 2, 3</text></svg>', 12_000_000)).to.not.throw();
   });
 
   it('finds a bomb however its data: URI is written', () => {
@@ -96,6 +98,7 @@ describe('images embedded in an SVG', () => {
       `data:image/png;base64,${bomb.replace(/.{8}/g, '$&\n')}`,
       `data:image/png;base64,&#105;${bomb.slice(1)}`,
       `&#x64;ata:image/png;base64,${bomb}`,
+      ` &#32;data:image/png;base64,${bomb}`,
       `DATA:image/png;BASE64,%69${bomb.slice(1)}`,
       `data:image/svg+xml;base64,${Buffer.from(svgWithImage(`data:image/png;base64,${bomb}`)).toString('base64')}`,
     ]) {
