@@ -132,6 +132,9 @@ describe('PDF active-content check', () => {
     expect(found).to.include('/JS (object 7 0 in object stream 5 0)');
     const benign = pdf([catalog(), pages, page('/Annots [6 0 R]'), content(), objectStream(6, [link('<< /S /URI /URI (https://example.org/) >>'), '<< /Title (/JS) >>'])]);
     expect(findActiveContent(benign)).to.deep.equal([]);
+    // A reader takes objects from a stream that does not say /Type /ObjStm too.
+    const untyped = Buffer.from(objectStream(6, ['<< /S /JavaScript /JS (x) >>'])).toString('latin1').replace('/Type /ObjStm ', '');
+    expect(findActiveContent(pdf([catalog(), pages, page(), content(), Buffer.from(untyped, 'latin1')]))).to.include('/JS (object 6 0 in object stream 5 0)');
     const unreadable = pdf([catalog(), pages, page(), content(), objectStream(6, ['<< >>'], '/Filter /LZWDecode')]);
     expect(findActiveContent(unreadable)[0]).to.match(/cannot read .*object stream 5 0 uses a filter/);
   });

@@ -301,6 +301,15 @@ class InflateBudget {
   }
 }
 
+/**
+ * Readers (xpdf in pdfTeX among them) take objects from any stream the
+ * cross-reference stream points into, without looking at its /Type: a
+ * stream with /N and /First is read as one whatever it calls itself.
+ */
+function isObjectStream(dict: PdfDict): boolean {
+  return nameOf(entry(dict, 'Type')) === 'ObjStm' || (entry(dict, 'N') !== undefined && entry(dict, 'First') !== undefined);
+}
+
 /** The objects packed in an object stream. */
 function objectStreamContents(data: Uint8Array, dict: PdfDict, id: string, budget: InflateBudget): PdfObject[] {
   const filter = entry(dict, 'Filter');
@@ -352,7 +361,7 @@ export function readPdfObjects(bytes: Uint8Array): PdfObject[] {
         if (bytes[start] === 0x0d) start++;
         if (bytes[start] === 0x0a) start++;
         const end = streamEnd(bytes, start, body);
-        if (nameOf(entry(body, 'Type')) === 'ObjStm') objects.push(...objectStreamContents(bytes.subarray(start, end), body, id, budget));
+        if (isObjectStream(body)) objects.push(...objectStreamContents(bytes.subarray(start, end), body, id, budget));
         lx.pos = end;
         const endstream = lx.next();
         if (endstream.t !== 'value' || endstream.value.kind !== 'keyword' || endstream.value.word !== 'endstream') throw new PdfSyntaxError(`stream ${id} is not closed`);
