@@ -37,6 +37,8 @@ export interface Config {
   imageMaxBytes: number;
   /** Images of one PDF document that are fetched; the rest become placeholders. */
   imageMaxCount: number;
+  /** Bytes of all the images of one PDF document together; beyond: placeholders. */
+  imageDocumentBytes: number;
   /** Image fetches of one document that may run at once. */
   imageFetchConcurrency: number;
   /** Time for all the images of one document together; what is not there by then becomes a placeholder. */
@@ -52,6 +54,8 @@ export interface Config {
   texFormatDir: string;
   /** Bound on the bytes of texFormatDir; 0: no formats are made at run time. */
   texFormatBytes: number;
+  /** Format dumps that may wait for the one dump thread; a format asked for beyond them is asked for again on its next use. */
+  texFormatQueue: number;
   cacheBytes: number;
   /** Redis for tokens and the shared render cache; undefined: folder store + memory cache only. */
   redisUrl: string | undefined;
@@ -178,6 +182,10 @@ export function loadConfig(env: Env = process.env): Config {
     // READMEs have a few badges (a few KB each) and screenshots (< 1 MiB).
     imageMaxBytes: integer(env, 'RST2_IMAGE_MAX_BYTES', 5 * MiB, 1, 100 * MiB),
     imageMaxCount: integer(env, 'RST2_IMAGE_MAX_COUNT', 64, 0, 10_000),
+    // Each document's images are held until pdfTeX is done with them, and
+    // documents waiting for pdfTeX are not otherwise bounded in memory:
+    // 4 documents of 64 images of 5 MiB each took the service to 3.1 GB.
+    imageDocumentBytes: integer(env, 'RST2_IMAGE_DOCUMENT_BYTES', 16 * MiB, 1, 1024 * MiB),
     imageFetchConcurrency: integer(env, 'RST2_IMAGE_FETCH_CONCURRENCY', 4, 1, 64),
     imageTimeBudgetMs: integer(env, 'RST2_IMAGE_TIME_BUDGET_MS', 10_000, 100, 600_000),
     // pdfTeX decodes a PNG that it cannot copy as it is (alpha, 16 bits)
@@ -189,6 +197,9 @@ export function loadConfig(env: Env = process.env): Config {
     texFormatDir: path.resolve(env.RST2_TEX_FORMAT_DIR?.trim() || path.join(env.RST2_CACHE_DIR?.trim() || path.join(os.homedir(), '.cache', 'rst2'), 'tex-formats')),
     // About 19 MB a format (kept uncompressed): room for every class and style (18).
     texFormatBytes: integer(env, 'RST2_TEX_FORMAT_BYTES', 512 * MiB, 0, 64 * 1024 * MiB),
+    // Script sets make thousands of preambles possible, each a second's dump
+    // and 19 MB written: documents must not be able to queue work without bound.
+    texFormatQueue: integer(env, 'RST2_TEX_FORMAT_QUEUE', 4, 0, 1000),
     cacheBytes: integer(env, 'RST2_CACHE_BYTES', 64 * MiB, 0, 64 * 1024 * MiB),
     redisUrl: redisUrl(env, 'REDIS_URL'),
     redisCacheUrl: redisUrl(env, 'RST2_REDIS_CACHE_URL') ?? redisUrl(env, 'REDIS_URL'),

@@ -63,7 +63,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     { name: 'tex', stats: () => pdf.stats() },
   ], () => pdf.typesetStats());
   const cache = metrics.countingCache(storage.cache);
-  const images = imageResolverFor(config, storage.images, (bytes, sniffed, options) => converter.prepare(bytes, sniffed, options));
+  const images = imageResolverFor(config, storage.images, (bytes, sniffed, options, budget) => converter.prepare(bytes, sniffed, options, budget));
   const renderer = new Renderer({ python, pdf, cache, images, renderKeySalt: versions.renderKeySalt, log });
   let stopping = false;
   const probes = { python, pdf, store, stopping: () => stopping };

@@ -46,6 +46,19 @@ async function upstream(includedPdf: Buffer): Promise<Upstream> {
       type: 'image/svg+xml',
       body: Buffer.from(svgWithImage(`data:image/svg+xml;base64,${Buffer.from(svgWithImage(`data:image/png;base64,${pngClaiming(100_000, 100_000).toString('base64')}`)).toString('base64')}`)),
     },
+    // The same bomb written as resvg also reads it: base64 wrapped in lines, a character reference, an entity-laden SVG inside.
+    '/img/bomb-wrapped.svg': {
+      type: 'image/svg+xml',
+      body: Buffer.from(svgWithImage(`data:image/png;base64,${pngClaiming(100_000, 100_000).toString('base64').replace(/.{8}/g, '$&\n')}`)),
+    },
+    '/img/bomb-escaped.svg': {
+      type: 'image/svg+xml',
+      body: Buffer.from(svgWithImage(`data:image/png;base64,&#105;${pngClaiming(100_000, 100_000).toString('base64').slice(1)}`)),
+    },
+    '/img/entities-inside.svg': {
+      type: 'image/svg+xml',
+      body: Buffer.from(svgWithImage(`data:image/svg+xml;base64,${Buffer.from('<!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><text>&b;</text></svg>').toString('base64')}`)),
+    },
     // Minutes of drawing (30 layers of turbulence and blur over 4 megapixels).
     '/img/slow.svg': {
       type: 'image/svg+xml',
@@ -175,6 +188,9 @@ describe('PDF with images (HTTP, real engines, a local image server)', function 
       'not an image': '/img/notes.txt',
       'never answers': '/img/hang.png',
       'hides a bomb': '/img/bomb-inside.svg',
+      'wraps a bomb': '/img/bomb-wrapped.svg',
+      'escapes a bomb': '/img/bomb-escaped.svg',
+      'nests entities': '/img/entities-inside.svg',
     };
     const rst = ['Failures\n========\n'].concat(
       Object.entries(failures).map(([what, path]) => `.. image:: ${up.base}${path}\n   :alt: placeholder ${what.replace(/ /g, '-')}\n`),
@@ -264,10 +280,13 @@ describe('PDF with images (HTTP, real engines, a local image server)', function 
   });
 
   it('the service\'s own files are never read: /etc/passwd, file:, .. paths', async () => {
-    const rst = 'Files\n=====\n\n.. image:: /etc/passwd\n\n.. image:: file:///etc/passwd\n\n.. image:: ../../etc/passwd\n\n.. figure:: /etc/passwd\n\n   caption\n';
+    const rst = 'Files\n=====\n\n.. image:: /etc/passwd\n\n.. image:: file:///etc/passwd\n\n.. image:: ../../etc/passwd\n\n.. figure:: /etc/passwd\n\n   caption\n' +
+      // Ones docutils' path conversion raised on, failing the whole document with a 500.
+      '\n.. image:: file://otherhost/etc/passwd\n\n.. image:: //127.0.0.1/etc/passwd\n';
     for (const s of [open, closed]) {
       const { res, text } = await pdfOf(s, rst);
-      expect(res.headers.get(PROBLEMS)).to.equal('4');
+      expect(res.status).to.equal(200);
+      expect(res.headers.get(PROBLEMS)).to.equal('6');
       expect(text).to.include('passwd');
       expect(text).to.not.include('root:');
     }
@@ -302,6 +321,42 @@ describe('PDF with images (HTTP, real engines, a local image server)', function 
       expect(logged).to.have.length(1);
       expect(logged[0]).to.include({ level: 'warn', requestId: 'images-log-1', uri: 'shot.png' });
       expect(String(logged[0]!.reason)).to.match(/relative path/);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('data: images count against the document\'s time budget: one document cannot hold the converter for a drawing deadline per image', async () => {
+    const lines: string[] = [];
+    const own = await ownServer({ RST2_LOG_LEVEL: 'warn', RST2_IMAGE_TIME_BUDGET_MS: '1500' }, createLogger('warn', (line) => lines.push(line)));
+    try {
+      const slow = (await (await fetch(`${up.base}/img/slow.svg`)).text());
+      const rst = ['Slow\n====\n'].concat([1, 2, 3, 4].map((n) => `.. image:: data:image/svg+xml;base64,${Buffer.from(`${slow}<!-- ${n} -->`).toString('base64')}\n`)).join('\n');
+      const res = await api(own, '/1.0/rst2/pdf', form({ rst }));
+      expect(res.status).to.equal(200);
+      expect(res.headers.get(PROBLEMS)).to.equal('4');
+      const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+      const reasons = logged.filter((l) => l.msg === 'image replaced by a placeholder').map((l) => String(l.reason));
+      expect(reasons).to.have.length(4);
+      for (const reason of reasons) expect(reason).to.match(/time budget/);
+      // The drawing under way when the budget ended was stopped; the others never started.
+      expect(logged.filter((l) => /^image job .*terminating worker/.test(String(l.msg)))).to.have.length(1);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('a document\'s images are bounded in bytes together: past RST2_IMAGE_DOCUMENT_BYTES they are placeholders and no more are fetched', async () => {
+    const size = png(60, 30).length;
+    const own = await ownServer({ RST2_ALLOW_PRIVATE_URI: '1', RST2_IMAGE_DOCUMENT_BYTES: String(Math.floor(size * 2.5)), RST2_IMAGE_FETCH_CONCURRENCY: '1' });
+    try {
+      // The same URL twice is one file, counted once.
+      const uris = [1, 1, 2, 3, 4, 5].map((n) => `${up.base}/img/red.png?total=${n}`);
+      const { res, counts } = await pdfOf(own, ['Total\n=====\n'].concat(uris.map((u) => `.. image:: ${u}\n`)).join('\n'));
+      expect(res.headers.get(PROBLEMS)).to.equal('3');
+      expect(counts.images - baseline.images).to.equal(3);
+      // The third was cut off at what was left; the rest were never asked for.
+      expect([1, 2, 3, 4, 5].map((n) => up.hits.get(`/img/red.png?total=${n}`) ?? 0)).to.deep.equal([1, 1, 1, 0, 0]);
     } finally {
       await own.close();
     }

@@ -19,6 +19,7 @@ ordinary output clean so that net has nothing to catch.
 """
 
 import mimetypes
+from urllib.parse import quote, urlsplit
 
 from docutils import nodes
 from docutils.utils.math import pick_math_environment, unichar2tex
@@ -77,6 +78,7 @@ class SafeTranslator(html5_polyglot.HTMLTranslator):
         del node.html5tagname
 
     def visit_image(self, node):
+        node["uri"] = parseable_uri(node["uri"])
         kind = mimetypes.guess_type(node["uri"])[0]
         if kind == FLASH:
             # No browser plays Flash any more; an <img> shows the alt text
@@ -107,3 +109,18 @@ class Writer(html5_polyglot.Writer):
     def __init__(self):
         super().__init__()
         self.translator_class = SafeTranslator
+
+
+def parseable_uri(uri):
+    """``uri``, percent-encoded where Python's URL parser would raise on it.
+
+    docutils guesses an image's type with ``mimetypes``, which parses the URI
+    and raises on an unbalanced ``[`` in a host (``//[x``), failing the whole
+    page; such a URI is no valid link for a browser either way.
+    """
+    try:
+        urlsplit(uri)
+        return uri
+    except ValueError:
+        return quote(uri, safe="/?#&=;:@+$,%!~*'()")
+

@@ -204,8 +204,16 @@ class SafeLaTeXTranslator(ScriptMarking, latex2e.LaTeXTranslator):
     def visit_image(self, node):
         # docutils' own sizes and alignment; the picture is named by number
         # (latex_images.py), never by its URI.
+        # docutils turns the URI into a file path first (url2pathname), which
+        # raises on some URIs ("//host/x.png" on Python 3.14) and would fail
+        # the whole document; the path is thrown away, so it never sees the URI.
         start = len(self.out)
-        super().visit_image(node)
+        uri = node.get("uri")
+        node["uri"] = ""
+        try:
+            super().visit_image(node)
+        finally:
+            node["uri"] = uri
         self.out[start:] = latex_images.rewrite(self, node, self.out[start:])
 
     def visit_raw(self, node):

@@ -156,6 +156,15 @@ class WriterPathsTest(unittest.TestCase):
             self.assertEqual(out["removed"], [], src)
             self.assertNotIn("<object", out["html"], src)
 
+    def test_image_uris_python_cannot_parse_do_not_fail_the_page(self):
+        # mimetypes parses an image's URI and raised on these (a 500 for the page).
+        for uri in ("//[x/a.png", "http://[::1/a.mp4", "https://[bad]/a.swf"):
+            for base in (None, "https://code.example/README.rst"):
+                out = render_html(".. image:: %s\n   :alt: still here\n" % uri, base=base)
+                self.assertIn("still here", out["html"].split("<main>", 1)[1], (uri, base))
+                self.assertEqual(problems(out["html"]), [], uri)
+                self.assertNotIn("[", re.findall(r'src="([^"]*)"', out["html"])[0], uri)
+
     def test_other_writer_paths(self):
         x = self.X
         sources = (

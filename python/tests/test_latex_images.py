@@ -36,6 +36,13 @@ class NumberingTest(unittest.TestCase):
             self.assertNotIn("{/etc/passwd}", latex)
             self.assertNotIn("\\input{", body_of(latex))
 
+    def test_uris_docutils_cannot_make_a_path_of_are_images_too(self):
+        # url2pathname raises on these (Python 3.14), which failed the document.
+        uris = ["//example.org/x.png", "file://otherhost/etc/passwd", "file://localhost/etc/passwd"]
+        out = render_latex("".join(".. image:: %s\n\n" % u for u in uris))
+        self.assertEqual([u["uri"] for u in out["images"]], uris)
+        self.assertEqual([c[0] for c in calls(out["latex"])], ["1", "2", "3"])
+
     def test_data_uris_reach_the_list_but_not_the_latex(self):
         uri = "data:image/png;base64,iVBORw0KGgo="
         out = render_latex(".. image:: %s\n   :alt: dot\n" % uri)

@@ -40,6 +40,7 @@ export async function createPdfEngine(config: Config, log: Logger, workers = con
     texDir: paths.texDir,
     formatDir: config.texFormatDir,
     formatMaxBytes: config.texFormatBytes,
+    formatQueueLimit: config.texFormatQueue,
     log,
   });
 }

@@ -80,6 +80,8 @@ interface Job {
   reject: (error: Error) => void;
   timers: NodeJS.Timeout[];
   settled: boolean;
+  /** Undoes what run() hooked to the caller's signal. */
+  release?: () => void;
 }
 
 interface Slot {
@@ -141,10 +143,16 @@ export class WorkerPool {
     return this.slots.filter((s) => s.state === 'busy').map((s) => s.handle.worker);
   }
 
-  run<T>(payload: unknown, transfer: readonly ArrayBuffer[] = []): Promise<T> {
+  /**
+   * `signal`: the caller no longer wants the answer (its own deadline). A
+   * queued job leaves the queue; a running one is ended as at its deadline,
+   * so a caller's budget bounds the workers' time too, not just its wait.
+   */
+  run<T>(payload: unknown, transfer: readonly ArrayBuffer[] = [], signal?: AbortSignal): Promise<T> {
     if (this.closed) {
       return Promise.reject(shuttingDown());
     }
+    if (signal?.aborted) return Promise.reject(this.opts.timeoutError('deadline'));
     const idle = this.slots.find((s) => s.state === 'ready');
     if (!idle && this.queue.length >= this.opts.queueLimit) {
       return Promise.reject(
@@ -161,6 +169,11 @@ export class WorkerPool {
         timers: [],
         settled: false,
       };
+      if (signal) {
+        const onAbort = (): void => this.abandon(job);
+        signal.addEventListener('abort', onAbort, { once: true });
+        job.release = () => signal.removeEventListener('abort', onAbort);
+      }
       if (idle) this.dispatch(idle, job);
       else this.queue.push(job);
     });
@@ -362,9 +375,22 @@ export class WorkerPool {
     }, delay).unref();
   }
 
+  private abandon(job: Job): void {
+    if (job.settled) return;
+    const queued = this.queue.indexOf(job);
+    if (queued >= 0) {
+      this.queue.splice(queued, 1);
+      this.settle(job, this.opts.timeoutError('deadline'));
+      return;
+    }
+    const slot = this.slots.find((s) => s.job === job);
+    if (slot) this.onDeadline(slot, job, 'deadline');
+  }
+
   private settle(job: Job, error: Error | undefined, value?: unknown): void {
     if (job.settled) return;
     job.settled = true;
+    job.release?.();
     for (const t of job.timers) clearTimeout(t);
     if (error) job.reject(error);
     else job.resolve(value);

@@ -1,8 +1,9 @@
 /**
- * Image conversion off the main thread: SVG drawing and GIF/WebP decoding
- * run in a worker (convert-worker.ts) with a deadline, so that an image
- * built to be slow costs its own placeholder, never the service's event
- * loop. PNG, JPEG and PDF need no decoding and are prepared right here.
+ * Image conversion off the main thread: SVG drawing, GIF/WebP decoding and
+ * the PDF check (which parses and inflates the file's object streams) run
+ * in a worker (convert-worker.ts) with a deadline, so that an image built
+ * to be slow costs its own placeholder, never the service's event loop.
+ * PNG and JPEG need no decoding and are prepared right here.
  */
 import { Worker } from 'node:worker_threads';
 
@@ -14,7 +15,7 @@ import type { ConvertJob, ConvertReply } from './convert-worker.js';
 import { ImageRefused } from './problems.js';
 import type { Sniffed } from './sniff.js';
 
-const DECODED: ReadonlySet<Sniffed['format']> = new Set(['svg', 'gif', 'webp']);
+const OFF_THREAD: ReadonlySet<Sniffed['format']> = new Set(['svg', 'gif', 'webp', 'pdf']);
 
 export interface ConvertPoolOptions {
   /** Bound on one conversion; the worker is replaced after one that passes it. */
@@ -44,13 +45,18 @@ export class ConvertPool {
     return this.pool.start();
   }
 
-  /** The file for pdfTeX, or ImageRefused (a conversion past its deadline included). */
-  async prepare(bytes: Uint8Array, sniffed: Sniffed, options: ConvertOptions): Promise<Prepared> {
-    if (!DECODED.has(sniffed.format)) return prepareImage(bytes, sniffed, options);
+  /**
+   * The file for pdfTeX, or ImageRefused (a conversion past its deadline
+   * included). `budget`: the document's time for its images; when it ends,
+   * the conversion leaves the queue or its worker is replaced.
+   */
+  async prepare(bytes: Uint8Array, sniffed: Sniffed, options: ConvertOptions, budget?: AbortSignal): Promise<Prepared> {
+    if (!OFF_THREAD.has(sniffed.format)) return prepareImage(bytes, sniffed, options);
     let reply: ConvertReply;
     try {
-      reply = await this.pool.run<ConvertReply>({ bytes, sniffed, options } satisfies ConvertJob);
+      reply = await this.pool.run<ConvertReply>({ bytes, sniffed, options } satisfies ConvertJob, [], budget);
     } catch (error) {
+      if (budget?.aborted) throw new ImageRefused('the document\'s images took longer than their time budget', true);
       if (error instanceof ServiceError && error.code === Code.render_timeout) {
         throw new ImageRefused(`drawing the image took longer than ${this.opts.timeoutMs} ms`);
       }

@@ -13,8 +13,9 @@ import path from 'node:path';
 
 import { findActiveContent } from '../engines/tex/pdf-safety.js';
 import { encodePng } from './png-encode.js';
-import { checkPixels, sniff, type Sniffed } from './sniff.js';
+import { checkPixels, type Sniffed } from './sniff.js';
 import { ImageRefused } from './problems.js';
+import { checkEmbeddedImages } from './svg-embedded.js';
 
 /** A file for pdfTeX: image N of the LaTeX is `rst2img-N.<ext>` (python/rst2/latex_images.py). */
 export interface Prepared {
@@ -58,40 +59,9 @@ const SVG_MAX_PIXELS = 4_000_000;
 // 16383 pt): the LaTeX shrinks images to the line anyway, and one declaring
 // a larger size is marked with a higher resolution instead.
 const SVG_MAX_POINTS = 5000;
-// Data URIs inside data URIs (an SVG logo in a badge) are looked into this deep.
-const EMBEDDED_DEPTH = 3;
-const DATA_URI = /data:[^,"'()\s]*?(;base64)?,([^"'()\s]*)/gi;
-
-/**
- * resvg decodes the raster images an SVG embeds as data: URIs itself; their
- * headers are checked here first, as for any image, so that a small SVG
- * cannot carry a decompression bomb past the pixel limit.
- */
-function checkEmbedded(text: string, maxPixels: number, depth = 0): void {
-  for (const [, base64, payload = ''] of text.matchAll(DATA_URI)) {
-    let bytes: Uint8Array;
-    try {
-      bytes = base64 ? Buffer.from(payload, 'base64') : Buffer.from(decodeURIComponent(payload), 'utf8');
-    } catch {
-      continue; // resvg cannot decode it either
-    }
-    let sniffed: Sniffed;
-    try {
-      sniffed = sniff(bytes);
-    } catch {
-      continue;
-    }
-    if (sniffed.format === 'svg') {
-      if (depth >= EMBEDDED_DEPTH) throw new ImageRefused('the SVG nests images in images too deeply');
-      checkEmbedded(Buffer.from(bytes).toString('utf8'), maxPixels, depth + 1);
-    } else if (sniffed.width !== undefined && sniffed.height !== undefined) {
-      checkPixels(sniffed.width, sniffed.height, maxPixels);
-    }
-  }
-}
 
 async function svgToPng(bytes: Uint8Array, maxPixels: number, fontDir: string): Promise<Prepared> {
-  checkEmbedded(Buffer.from(bytes).toString('utf8'), maxPixels);
+  checkEmbeddedImages(Buffer.from(bytes).toString('utf8'), maxPixels);
   const { Resvg } = await loadResvg();
   const fontBuffersNow = fontBuffers(fontDir);
   let drawing: InstanceType<ResvgModule['Resvg']> | undefined;

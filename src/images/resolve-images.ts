@@ -22,6 +22,8 @@ import { imageSource } from './sources.js';
 export interface ImageLimits {
   maxBytes: number;
   maxCount: number;
+  /** All the document's images together, as files for pdfTeX. */
+  maxDocumentBytes: number;
   concurrency: number;
   timeBudgetMs: number;
   maxPixels: number;
@@ -45,8 +47,12 @@ export interface ImageResolverDeps {
   cache: ImageCache;
   /** Where DejaVu Sans is, for the text of SVG images. */
   fontDir: string;
-  /** Makes the file from the bytes: the service's ConvertPool (a worker), else prepareImage in this thread. */
-  prepare?: (bytes: Uint8Array, sniffed: Sniffed, options: ConvertOptions) => Promise<Prepared>;
+  /**
+   * Makes the file from the bytes: the service's ConvertPool (a worker),
+   * else prepareImage in this thread; `budget` ends when the document's
+   * time for images does.
+   */
+  prepare?: (bytes: Uint8Array, sniffed: Sniffed, options: ConvertOptions, budget: AbortSignal) => Promise<Prepared>;
 }
 
 const IMAGE_ACCEPT = 'image/png, image/jpeg, image/svg+xml, image/gif, image/webp, application/pdf;q=0.9, */*;q=0.5';
@@ -81,6 +87,23 @@ export class ImageResolver {
     // One fetch per URL, however often the document shows it.
     const byUrl = new Map<string, Promise<Prepared>>();
     const outcomes: (Prepared | ImageRefused)[] = new Array<Prepared | ImageRefused>(images.length);
+    // The files stay in memory until pdfTeX is done, however long the
+    // document waits for it: their total is bounded, not just each one.
+    let left = limits.maxDocumentBytes;
+    let full = false;
+    const counted = new Set<Prepared>();
+    const overTotal = (): ImageRefused =>
+      new ImageRefused(`the document's images are larger than ${limits.maxDocumentBytes} bytes together; the rest are not used`);
+    const take = (prepared: Prepared): Prepared => {
+      if (counted.has(prepared)) return prepared;
+      if (prepared.bytes.length > left) {
+        full = true;
+        throw overTotal();
+      }
+      left -= prepared.bytes.length;
+      counted.add(prepared);
+      return prepared;
+    };
     try {
       await eachLimited(images.length, limits.concurrency, async (index) => {
         const image = images[index]!;
@@ -89,17 +112,23 @@ export class ImageResolver {
           return;
         }
         try {
+          if (full) throw overTotal();
           const source = imageSource(image.uri, base, limits.maxBytes);
           if (source.kind === 'data') {
-            outcomes[index] = await this.prepare(source.bytes);
+            outcomes[index] = take(await this.prepare(source.bytes, budget.signal));
             return;
           }
           let pending = byUrl.get(source.url);
           if (!pending) {
-            pending = this.fetchPrepared(source.url, budget.signal);
+            // Never read more than the document may still use.
+            const maxBytes = Math.min(limits.maxBytes, left);
+            pending = this.fetchPrepared(source.url, budget.signal, maxBytes, () => {
+              full = true;
+              return overTotal();
+            });
             byUrl.set(source.url, pending);
           }
-          outcomes[index] = await pending;
+          outcomes[index] = take(await pending);
         } catch (error) {
           // Whatever goes wrong with one image, the document still renders
           // (a decoder's own failure included); the reason says what it was.
@@ -119,25 +148,34 @@ export class ImageResolver {
     return { files, problems };
   }
 
-  private prepare(bytes: Uint8Array): Promise<Prepared> {
+  private prepare(bytes: Uint8Array, budget: AbortSignal): Promise<Prepared> {
+    // Conversions count against the document's budget like fetches: data:
+    // images need no fetch, and each may take the converter's full deadline.
+    if (budget.aborted) throw this.overBudget();
     const options = { maxPixels: this.deps.limits.maxPixels, fontDir: this.deps.fontDir };
-    return (this.deps.prepare ?? prepareImage)(bytes, sniff(bytes), options);
+    return (this.deps.prepare ?? prepareImage)(bytes, sniff(bytes), options, budget);
   }
 
-  private async fetchPrepared(url: string, budget: AbortSignal): Promise<Prepared> {
+  private overBudget(): ImageRefused {
+    return new ImageRefused(`the document's images took longer than their time budget of ${this.deps.limits.timeBudgetMs} ms`, true);
+  }
+
+  /** `overTotal`: the refusal for an image past `maxBytes` when that is less than one image may have (the document's total is what it hit). */
+  private async fetchPrepared(url: string, budget: AbortSignal, maxBytes: number, overTotal: () => ImageRefused): Promise<Prepared> {
     const cached = await this.deps.cache.get(url);
     if (cached) return cached;
-    if (budget.aborted) throw new ImageRefused(`the document's images took longer than their time budget of ${this.deps.limits.timeBudgetMs} ms`, true);
+    if (budget.aborted) throw this.overBudget();
     let bytes: Uint8Array;
     try {
-      const policy = { ...this.deps.policy, maxBytes: this.deps.limits.maxBytes };
+      const policy = { ...this.deps.policy, maxBytes };
       ({ bytes } = await fetchBytes(url, policy, { subject: 'image', accept: IMAGE_ACCEPT, signal: budget }));
     } catch (error) {
       if (!(error instanceof ServiceError)) throw error;
-      if (budget.aborted) throw new ImageRefused(`the document's images took longer than their time budget of ${this.deps.limits.timeBudgetMs} ms`, true);
+      if (budget.aborted) throw this.overBudget();
+      if (error.code === Code.uri_too_large && maxBytes < this.deps.limits.maxBytes) throw overTotal();
       throw fetchProblem(error);
     }
-    const prepared = await this.prepare(bytes);
+    const prepared = await this.prepare(bytes, budget);
     await this.deps.cache.set(url, prepared);
     return prepared;
   }
@@ -154,6 +192,7 @@ export function imageResolverFor(config: Config, store: RenderCache, prepare?: I
     limits: {
       maxBytes: config.imageMaxBytes,
       maxCount: config.imageMaxCount,
+      maxDocumentBytes: config.imageDocumentBytes,
       concurrency: config.imageFetchConcurrency,
       timeBudgetMs: config.imageTimeBudgetMs,
       maxPixels: config.imageMaxPixels,

@@ -9,7 +9,8 @@ import { ImageRefused } from '../../src/images/problems.js';
 import { encodePng } from '../../src/images/png-encode.js';
 import { checkPixels, sniff } from '../../src/images/sniff.js';
 import { imageSource } from '../../src/images/sources.js';
-import { badge, gif, jpegImage, png, pngClaiming, webp } from '../support/images.js';
+import { checkEmbeddedImages } from '../../src/images/svg-embedded.js';
+import { badge, gif, jpegImage, png, pngClaiming, svgWithImage, webp } from '../support/images.js';
 
 function refusal(fn: () => unknown): string {
   try {
@@ -74,6 +75,42 @@ describe('image sniffing', () => {
     expect(refusal(() => sniff(Buffer.from('<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaa">]><svg>&a;</svg>')))).to.match(/not an image format/);
     expect(refusal(() => sniff(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0])))).to.match(/PNG header is truncated/);
     expect(refusal(() => sniff(Buffer.from([0xff, 0xd8, 0xff, 0xd9])))).to.match(/JPEG header is truncated/);
+  });
+});
+
+describe('images embedded in an SVG', () => {
+  const bomb = pngClaiming(100_000, 100_000).toString('base64');
+  const check = (svg: string) => refusal(() => checkEmbeddedImages(svg, 12_000_000));
+
+  it('lets small embedded images through, at any of the ways resvg reads a data: URI', () => {
+    const small = png(10, 10).toString('base64');
+    for (const href of [`data:image/png;base64,${small}`, `data:image/png;base64,${small.replace(/.{4}/g, '$&\n ')}`, `data:image/svg+xml,${encodeURIComponent(svgWithImage(`data:image/png;base64,${small}`))}`]) {
+      expect(() => checkEmbeddedImages(svgWithImage(href), 12_000_000)).to.not.throw();
+    }
+    expect(() => checkEmbeddedImages(badge('a', 'b'), 12_000_000)).to.not.throw();
+    // The words in a chart's text are not a data: URI.
+    expect(() => checkEmbeddedImages('<svg xmlns="http://www.w3.org/2000/svg"><text>data: 1, 2, 3</text></svg>', 12_000_000)).to.not.throw();
+  });
+
+  it('finds a bomb however its data: URI is written', () => {
+    for (const href of [
+      `data:image/png;base64,${bomb}`,
+      `data:image/png;base64,${bomb.replace(/.{8}/g, '$&\n')}`,
+      `data:image/png;base64,&#105;${bomb.slice(1)}`,
+      `&#x64;ata:image/png;base64,${bomb}`,
+      ` &#32;data:image/png;base64,${bomb}`,
+      `DATA:image/png;BASE64,%69${bomb.slice(1)}`,
+      `data:image/svg+xml;base64,${Buffer.from(svgWithImage(`data:image/png;base64,${bomb}`)).toString('base64')}`,
+    ]) {
+      expect(check(svgWithImage(href)), href.slice(0, 40)).to.match(/100000 × 100000 pixels/);
+    }
+  });
+
+  it('fails closed: unreadable data, entities, too many pixels together', () => {
+    expect(check(svgWithImage(`data:image/png;base64,${bomb.slice(0, 20)}'${bomb.slice(20)}`))).to.match(/service can check|not valid base64/);
+    expect(check(svgWithImage(`data:image/svg+xml,${encodeURIComponent('<!DOCTYPE svg [<!ENTITY a "a">]><svg>&a;</svg>')}`))).to.match(/service can check|entities/);
+    const quarter = `data:image/png;base64,${pngClaiming(2000, 2000).toString('base64')}`;
+    expect(check(svgWithImage(quarter).repeat(4))).to.match(/together/);
   });
 });
 

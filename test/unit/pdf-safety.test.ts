@@ -132,8 +132,23 @@ describe('PDF active-content check', () => {
     expect(found).to.include('/JS (object 7 0 in object stream 5 0)');
     const benign = pdf([catalog(), pages, page('/Annots [6 0 R]'), content(), objectStream(6, [link('<< /S /URI /URI (https://example.org/) >>'), '<< /Title (/JS) >>'])]);
     expect(findActiveContent(benign)).to.deep.equal([]);
+    // A reader takes objects from a stream that does not say /Type /ObjStm too.
+    const untyped = Buffer.from(objectStream(6, ['<< /S /JavaScript /JS (x) >>'])).toString('latin1').replace('/Type /ObjStm ', '');
+    expect(findActiveContent(pdf([catalog(), pages, page(), content(), Buffer.from(untyped, 'latin1')]))).to.include('/JS (object 6 0 in object stream 5 0)');
     const unreadable = pdf([catalog(), pages, page(), content(), objectStream(6, ['<< >>'], '/Filter /LZWDecode')]);
     expect(findActiveContent(unreadable)[0]).to.match(/cannot read .*object stream 5 0 uses a filter/);
+  });
+
+  it('does not inflate an object stream past its bound (a small file asking for gigabytes)', () => {
+    // 40 MB of spaces after the object: 40 KB compressed, more than one object stream may hold.
+    const plain = Buffer.concat([Buffer.from('6 0\n<< /S /JavaScript /JS (x) >>'), Buffer.alloc(40 * 1024 * 1024, 0x20)]);
+    const bomb = stream('/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode', zlib.deflateSync(plain, { level: 9 }));
+    const found = findActiveContent(pdf([catalog(), pages, page(), content(), bomb]));
+    expect(found).to.have.length(1);
+    expect(found[0]).to.match(/cannot read .*object stream 5 0 inflates to more than/);
+    // Many smaller ones: together bounded by the file's size too.
+    const streams = Array.from({ length: 6 }, () => stream('/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode', zlib.deflateSync(plain.subarray(0, 15 * 1024 * 1024), { level: 9 })));
+    expect(findActiveContent(pdf([catalog(), pages, page(), content(), ...streams]))[0]).to.match(/inflates to more than/);
   });
 
   it('reads every object in the file, also ones the cross-reference table does not list and both values of a repeated key', () => {

@@ -26,8 +26,13 @@ export interface TexEngineOptions {
   formatDir?: string;
   /** Bound on that folder's bytes; 0 (the default): no formats are made at run time. */
   formatMaxBytes?: number;
+  /** Dumps that may wait (RST2_TEX_FORMAT_QUEUE); beyond, a format is asked for again on its next use. */
+  formatQueueLimit?: number;
   log: Logger;
 }
+
+// As RST2_TEX_FORMAT_QUEUE's default, for engines made without a Config (tests, benchmarks).
+const DEFAULT_FORMAT_QUEUE = 4;
 
 // Enough for cross-references and a LaTeX table of contents to settle.
 const MAX_RUNS = 3;
@@ -47,6 +52,7 @@ export class TexEngine implements PdfEngine {
       module,
       dir: this.opts.formatDir,
       maxBytes: this.opts.formatMaxBytes ?? 0,
+      queueLimit: this.opts.formatQueueLimit ?? DEFAULT_FORMAT_QUEUE,
       timeoutMs: this.opts.timeoutMs,
       log: this.opts.log,
     });

@@ -10,9 +10,11 @@
  * and is not kept waiting. Only the service writes formats: a dump runs in
  * its own in-memory job folder with the preamble python/rst2 built from the
  * options alone, and the bytes are written here (temporary file, rename).
- * A preamble depends only on class, style and dialect (today's dialects
- * share theirs), so there are a few dozen at most and the queue of dumps
- * needs no bound of its own.
+ * A preamble depends on class, style and the document's script set
+ * (python/rst2/scripts.py), so documents can ask for thousands of formats,
+ * each about a second of dumping and 19 MB written: at most `queueLimit`
+ * dumps wait, and a format asked for while the queue is full is not queued
+ * (its job runs without one, and the next use asks again).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -36,6 +38,8 @@ export interface FormatStoreOptions {
   dir: string | undefined;
   /** Bound on the bytes of formats in `dir`; 0: none are made. */
   maxBytes: number;
+  /** Dumps that may wait while one runs; more are not queued. */
+  queueLimit: number;
   /** Deadline of one dump (the thread is terminated after it). */
   timeoutMs: number;
   log: Logger;
@@ -57,6 +61,8 @@ export class FormatStore {
   private closed = false;
   /** Formats this store has made. */
   made = 0;
+  /** Formats asked for while the queue of dumps was full (not queued). */
+  skipped = 0;
   private readonly runtimeDir: string | undefined;
 
   constructor(private readonly opts: FormatStoreOptions) {
@@ -132,6 +138,10 @@ export class FormatStore {
   private request(name: string, preamble: string): void {
     if (!this.runtimeDir || this.closed || this.failed.has(name)) return;
     if (this.current?.name === name || this.queue.some((q) => q.name === name)) return;
+    if (this.current && this.queue.length >= this.opts.queueLimit) {
+      this.skipped++;
+      return;
+    }
     this.queue.push({ name, preamble });
     if (!this.current) void this.next();
   }

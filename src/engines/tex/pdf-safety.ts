@@ -273,14 +273,51 @@ function nameOf(v: PdfValue | undefined): string | undefined {
   return v?.kind === 'name' ? v.name : undefined;
 }
 
+// Object streams are inflated to be read, so a few compressed megabytes
+// could ask for gigabytes (a 1 MB file inflated to 1.1 GB in 0.9 s): pdfTeX
+// packs at most 100 small objects in one, and a whole file's together stay
+// within a small multiple of its size.
+const MAX_OBJECT_STREAM_BYTES = 16 * 1024 * 1024;
+const MIN_INFLATE_BUDGET = 64 * 1024 * 1024;
+const INFLATE_RATIO = 20;
+
+/** What a file's object streams may inflate to, together. */
+class InflateBudget {
+  private left: number;
+  constructor(fileBytes: number) {
+    this.left = Math.max(MIN_INFLATE_BUDGET, INFLATE_RATIO * fileBytes);
+  }
+
+  inflate(data: Uint8Array, id: string): Uint8Array {
+    let plain: Buffer;
+    try {
+      plain = zlib.inflateSync(data, { maxOutputLength: Math.max(1, Math.min(MAX_OBJECT_STREAM_BYTES, this.left)) });
+    } catch (error) {
+      if (error instanceof RangeError) throw new PdfSyntaxError(`object stream ${id} inflates to more than this check reads`);
+      throw error;
+    }
+    this.left -= plain.length;
+    return new Uint8Array(plain.buffer, plain.byteOffset, plain.byteLength);
+  }
+}
+
+/**
+ * Readers (xpdf in pdfTeX among them) take objects from any stream the
+ * cross-reference stream points into, without looking at its /Type: a
+ * stream with /N and /First is read as one whatever it calls itself.
+ */
+function isObjectStream(dict: PdfDict): boolean {
+  return nameOf(entry(dict, 'Type')) === 'ObjStm' || (entry(dict, 'N') !== undefined && entry(dict, 'First') !== undefined);
+}
+
 /** The objects packed in an object stream. */
-function objectStreamContents(data: Uint8Array, dict: PdfDict, id: string): PdfObject[] {
+function objectStreamContents(data: Uint8Array, dict: PdfDict, id: string, budget: InflateBudget): PdfObject[] {
   const filter = entry(dict, 'Filter');
   const filters = filter === undefined ? [] : filter.kind === 'array' ? filter.items.map(nameOf) : [nameOf(filter)];
   if (filters.some((f) => f !== 'FlateDecode') || entry(dict, 'DecodeParms') !== undefined) {
     throw new PdfSyntaxError(`object stream ${id} uses a filter this check cannot read`);
   }
-  const plain = filters.length ? new Uint8Array(zlib.inflateSync(data)) : data;
+  const plain = filters.length ? budget.inflate(data, id) : data;
   const n = entry(dict, 'N');
   const first = entry(dict, 'First');
   if (n?.kind !== 'number' || first?.kind !== 'number') throw new PdfSyntaxError(`object stream ${id} lacks /N or /First`);
@@ -302,6 +339,7 @@ export function readPdfObjects(bytes: Uint8Array): PdfObject[] {
   const lx = new Lexer(bytes);
   const objects: PdfObject[] = [];
   const pending: number[] = [];
+  const budget = new InflateBudget(bytes.length);
   for (;;) {
     const value = readValue(lx);
     if (value === null) return objects;
@@ -323,7 +361,7 @@ export function readPdfObjects(bytes: Uint8Array): PdfObject[] {
         if (bytes[start] === 0x0d) start++;
         if (bytes[start] === 0x0a) start++;
         const end = streamEnd(bytes, start, body);
-        if (nameOf(entry(body, 'Type')) === 'ObjStm') objects.push(...objectStreamContents(bytes.subarray(start, end), body, id));
+        if (isObjectStream(body)) objects.push(...objectStreamContents(bytes.subarray(start, end), body, id, budget));
         lx.pos = end;
         const endstream = lx.next();
         if (endstream.t !== 'value' || endstream.value.kind !== 'keyword' || endstream.value.word !== 'endstream') throw new PdfSyntaxError(`stream ${id} is not closed`);
