@@ -82,6 +82,16 @@ function renderHeaders(op: RenderOperationEntry): Record<string, Header | Refere
     const { name, description } = REPLACED_HEADERS[kind];
     headers[name] = { description, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } };
   }
+  if (op.replaces.includes('images')) {
+    // A rendering with an image problem that may pass (a timeout, an upstream
+    // 5xx) is kept by nobody: no ETag, no-store (routes.ts).
+    const transient = 'Absent, with `Cache-Control: no-store`, when an image problem may pass (a timeout, an unreachable host, an upstream 5xx): such a PDF is not kept, so the next request tries again.';
+    headers.ETag = { description: `${HEADERS.ETag!.description} ${transient}`, schema: HEADERS.ETag!.schema };
+    headers['Cache-Control'] = required(
+      { type: 'string', enum: [CACHE_CONTROL.immutable, CACHE_CONTROL.revalidate, CACHE_CONTROL.none] },
+      `${HEADERS.RenderCacheControl!.description} \`no-store\`: see ETag.`,
+    );
+  }
   return headers;
 }
 
