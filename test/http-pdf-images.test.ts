@@ -72,6 +72,7 @@ async function upstream(includedPdf: Buffer): Promise<Upstream> {
     '/img/notes.txt': { type: 'image/png', body: Buffer.from('these are not the pixels you are looking for\n') },
     '/docs/img/shot.png': { type: 'image/png', body: png(80, 50, [20, 120, 20]) },
     '/docs/README.rst': { type: 'text/x-rst', body: Buffer.from('Read me\n=======\n\n.. image:: img/shot.png\n   :alt: relative screenshot\n') },
+    '/docs/ROOTED.rst': { type: 'text/x-rst', body: Buffer.from('Rooted\n======\n\n.. image:: /docs/img/shot.png?rooted\n   :alt: rooted screenshot\n') },
   };
   const big = Buffer.alloc(20 * 1024 * 1024, 0x41);
   const srv = http.createServer((req, res) => {
@@ -271,6 +272,10 @@ describe('PDF with images (HTTP, real engines, a local image server)', function 
     expect(viaUri.headers.get(PROBLEMS)).to.equal(null);
     expect((await pdfImages(await viaUri.arrayBuffer())).images - baseline.images).to.equal(1);
     expect(up.hits.get('/docs/img/shot.png')).to.equal(1);
+    // A path from the server's root, as a browser reads it in that document.
+    const rooted = await api(open, `/1.0/rst2/pdf${query({ uri: `${up.base}/docs/ROOTED.rst` })}`);
+    expect(rooted.headers.get(PROBLEMS)).to.equal(null);
+    expect((await pdfImages(await rooted.arrayBuffer())).images - baseline.images).to.equal(1);
 
     const same = 'Read me\n=======\n\n.. image:: img/shot.png\n   :alt: relative screenshot\n';
     const { res, text } = await pdfOf(open, same);

@@ -41,7 +41,10 @@ export function imageSource(uri: string, base: string | undefined, maxBytes: num
   const scheme = SCHEME.exec(trimmed)?.[1]?.toLowerCase();
   if (scheme === 'data') return fromData(trimmed, maxBytes);
   if (scheme === 'http' || scheme === 'https') return { kind: 'url', url: trimmed };
-  if (scheme !== undefined || trimmed.startsWith('/') || trimmed.startsWith('\\')) {
+  // A path from the root ("/docs/a.png") or a host ("//cdn/a.png") is, for a
+  // document with a URL, relative to that URL as in a browser; without one
+  // it could only mean this machine's files.
+  if (scheme !== undefined || trimmed.startsWith('\\') || (trimmed.startsWith('/') && base === undefined)) {
     throw new ImageRefused('not an http(s) or data: URI (the service never reads its own files)');
   }
   if (base === undefined) {

@@ -30,6 +30,9 @@ describe('image sources', () => {
     expect(imageSource('docs/shot.png', base, 100)).to.deep.equal({ kind: 'url', url: 'https://example.org/project/docs/shot.png' });
     // Up and out of the folder is still a URL on the same server, never a file here.
     expect(imageSource('../../etc/passwd', base, 100)).to.deep.equal({ kind: 'url', url: 'https://example.org/etc/passwd' });
+    // From the root or from a host, as a browser resolves them against the document's URL (as the HTML does).
+    expect(imageSource('/etc/passwd', base, 100)).to.deep.equal({ kind: 'url', url: 'https://example.org/etc/passwd' });
+    expect(imageSource('//cdn.example/badge.svg', base, 100)).to.deep.equal({ kind: 'url', url: 'https://cdn.example/badge.svg' });
   });
 
   it('decodes data: URIs, base64 or percent-encoded, within the byte limit', () => {
@@ -43,8 +46,11 @@ describe('image sources', () => {
   });
 
   it('never names the service\'s files: absolute paths, file:, other schemes, relative paths without a base', () => {
-    for (const uri of ['/etc/passwd', 'file:///etc/passwd', 'FILE:/etc/passwd', 'C:\\\\Windows\\\\win.ini', '\\\\server\\share\\x.png', 'ftp://example.org/x.png', 'javascript:alert(1)']) {
+    for (const uri of ['file:///etc/passwd', 'FILE:/etc/passwd', 'C:\\\\Windows\\\\win.ini', '\\\\server\\share\\x.png', 'ftp://example.org/x.png', 'javascript:alert(1)']) {
       expect(refusal(() => imageSource(uri, base, 100)), uri).to.match(/not an http\(s\) or data: URI/);
+    }
+    for (const uri of ['/etc/passwd', '//host/etc/passwd']) {
+      expect(refusal(() => imageSource(uri, undefined, 100)), uri).to.match(/not an http\(s\) or data: URI/);
     }
     for (const uri of ['x.png', '../../etc/passwd', './a/b.svg']) {
       expect(refusal(() => imageSource(uri, undefined, 100)), uri).to.match(/relative path, and the document has no URL/);
