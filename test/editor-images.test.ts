@@ -17,7 +17,7 @@ import type { Browser, Page } from 'playwright-core';
 
 import type { RunningServer } from '../src/server.js';
 import { launchChromium, skipWithoutChromium } from './support/chromium.js';
-import { solidPng } from './support/png.js';
+import { png } from './support/images.js';
 import { server } from './support/server.js';
 
 const WAIT_MS = 60_000;
@@ -46,7 +46,7 @@ describe('remote images in the editor preview (Chromium)', function () {
     host = https.createServer(certificate(), (req, res) => {
       hits.push({ path: req.url ?? '', referer: req.headers.referer });
       res.writeHead(200, { 'Content-Type': 'image/png' });
-      res.end(solidPng(40, 20));
+      res.end(png(40, 20));
     });
     await new Promise<void>((r) => host.listen(0, '127.0.0.1', r));
     imageUrl = `https://127.0.0.1:${(host.address() as AddressInfo).port}/badge.png`;

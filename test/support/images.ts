@@ -11,9 +11,6 @@ import { GifWriter } from 'omggif';
 
 import { pngChunk as chunk } from '../../src/images/png-encode.js';
 
-/** An RGB PNG of one colour. */
-export { solidPng as png } from './png.js';
-
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 function pngHeader(width: number, height: number, colourType = 2 /* RGB */): Buffer {
@@ -23,6 +20,13 @@ function pngHeader(width: number, height: number, colourType = 2 /* RGB */): Buf
   ihdr[8] = 8; // bits per sample
   ihdr[9] = colourType;
   return chunk('IHDR', ihdr);
+}
+
+/** An 8-bit RGB PNG of one colour. */
+export function png(width: number, height: number, rgb: readonly [number, number, number] = [200, 30, 30]): Buffer {
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())]);
+  const pixels = zlib.deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
+  return Buffer.concat([PNG_SIGNATURE, pngHeader(width, height), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
 }
 
 /** A PNG whose header claims `width` × `height` but whose data is a few bytes: a decompression bomb's calling card. */
