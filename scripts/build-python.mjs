@@ -22,25 +22,30 @@ function sh(cmd, args, opts = {}) {
   return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...opts });
 }
 
+// Debian's lists in our cache folder, never the machine's apt (scripts/apt-private).
+const aptPrivate = path.join(root, 'scripts', 'apt-private');
+
 function packageInfo(name) {
   let out = '';
-  try { out = sh('apt-cache', ['show', '--no-all-versions', name]); } catch { out = ''; }
+  try { out = sh(aptPrivate, ['apt-cache', 'show', '--no-all-versions', name]); } catch { out = ''; }
   const field = (f) => (out.match(new RegExp(`^${f}: (.*)$`, 'm')) ?? [])[1];
   if (!field('Version')) return null;
   return { name, version: field('Version'), sha256: field('SHA256'), filename: field('Filename') };
 }
 
 function resolvePackages() {
-  let infos = PACKAGES.map(packageInfo);
-  if (infos.some((i) => i === null)) {
-    // A fresh machine may never have run apt-get update; apt knows nothing yet.
-    log('apt has no package lists yet: running apt-get update');
-    sh('apt-get', ['update'], { stdio: 'inherit' });
-    infos = PACKAGES.map(packageInfo);
-  }
+  const infos = PACKAGES.map(packageInfo);
   const missing = PACKAGES.filter((_, i) => infos[i] === null);
-  if (missing.length) throw new Error(`Debian packages not found by apt: ${missing.join(', ')}`);
+  if (missing.length) throw new Error(`Debian packages not found in bookworm's lists: ${missing.join(', ')}`);
   return infos;
+}
+
+// The CPython inside Pyodide decides where site-packages is (lib/python3.N).
+function pyodidePython() {
+  const lock = JSON.parse(fs.readFileSync(path.join(root, 'node_modules/pyodide/pyodide-lock.json'), 'utf8'));
+  const m = /^(\d+)\.(\d+)/.exec(lock.info?.python ?? '');
+  if (!m) throw new Error('node_modules/pyodide/pyodide-lock.json names no Python version (info.python)');
+  return `python${m[1]}.${m[2]}`;
 }
 
 async function main() {
@@ -48,7 +53,7 @@ async function main() {
   const infos = resolvePackages();
   const scriptHash = createHash('sha256').update(fs.readFileSync(fileURLToPath(import.meta.url))).digest('hex');
   const key = createHash('sha256')
-    .update(JSON.stringify({ infos, pyodideVersion, scriptHash }))
+    .update(JSON.stringify({ infos, pyodideVersion, pyVer: pyodidePython(), scriptHash }))
     .digest('hex')
     .slice(0, 16);
   const cacheRoot = process.env.RST2_CACHE_DIR || path.join(os.homedir(), '.cache', 'rst2');
@@ -74,7 +79,7 @@ async function build(infos, cacheDir, key, pyodideVersion) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'rst2-python-'));
   try {
     log(`downloading ${infos.map((i) => `${i.name}=${i.version}`).join(' ')}`);
-    sh('apt-get', ['download', ...infos.map((i) => `${i.name}=${i.version}`)], { cwd: work });
+    sh(aptPrivate, ['apt-get', 'download', ...infos.map((i) => `${i.name}=${i.version}`)], { cwd: work });
     const extracted = path.join(work, 'x');
     for (const info of infos) {
       const deb = fs.readdirSync(work).find((f) => f.startsWith(`${info.name}_`) && f.endsWith('.deb'));
@@ -84,7 +89,7 @@ async function build(infos, cacheDir, key, pyodideVersion) {
       sh('dpkg', ['-x', path.join(work, deb), extracted]);
     }
     const stage = path.join(work, 'stage');
-    const pyVer = 'python3.14';
+    const pyVer = pyodidePython();
     const site = path.join(stage, 'lib', pyVer, 'site-packages');
     fs.mkdirSync(site, { recursive: true });
     const dist = path.join(extracted, 'usr/lib/python3/dist-packages');

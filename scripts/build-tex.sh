@@ -80,37 +80,34 @@ for p in "${APT_PREREQS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
 if [ "${#missing[@]}" -gt 0 ]; then
+  [ "${SUDO[0]:-}" != false ] ||
+    die "the build needs these Debian packages, and installing them needs root or sudo: ${missing[*]} (apt-get install --no-install-recommends ${missing[*]})"
   log "installing build prerequisites: ${missing[*]}"
   apt_update_once
   apt_get install -y -q --no-install-recommends "${missing[@]}" >/dev/null ||
     die "apt-get install ${missing[*]} failed"
 fi
 
-# deb-src entries for apt-get source
-if ! apt-cache showsrc texlive-bin 2>/dev/null | grep -q '^Package: texlive-bin'; then
-  log "adding deb-src entries for bookworm (/etc/apt/sources.list.d/rst2-deb-src.sources)"
-  "${SUDO[@]}" tee /etc/apt/sources.list.d/rst2-deb-src.sources >/dev/null <<'EOF'
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm bookworm-updates
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+# Debian's package lists for the downloads, kept in our cache folder, never
+# in the machine's apt configuration (scripts/apt-private).
+APT_PRIVATE="$REPO/scripts/apt-private"
+apt_private() { "$APT_PRIVATE" "$@"; }
+apt_private apt-cache showsrc texlive-bin 2>/dev/null | grep -q '^Package: texlive-bin' ||
+  die "apt-private: no source package texlive-bin in Debian's lists"
 
-Types: deb-src
-URIs: http://deb.debian.org/debian-security
-Suites: bookworm-security
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOF
-  APT_UPDATED=0
-  apt_update_once
-  apt-cache showsrc texlive-bin 2>/dev/null | grep -q '^Package: texlive-bin' ||
-    die "no source package texlive-bin after adding deb-src entries"
-fi
+# Nothing of a TeX installation on this machine is read: kpathsea's programs
+# used as build tools (tangle, tie, ctangle, mf) find their configuration in
+# an empty folder of ours instead of the system's texmf.cnf, and no generator
+# (mktexmf and friends) runs behind their back.
+TEXMFCNF_EMPTY="$CACHE_ROOT/texmfcnf-empty"
+mkdir -p "$TEXMFCNF_EMPTY"
+printf '%% empty: rst2 build tools read no system TeX configuration\n' > "$TEXMFCNF_EMPTY/texmf.cnf"
+export TEXMFCNF="$TEXMFCNF_EMPTY" MKTEXMF=0 MKTEXTFM=0 MKTEXPK=0 MKTEXTEX=0 MKTEXFMT=0
+unset TEXINPUTS MFINPUTS TFMFONTS TEXMF TEXMFHOME TEXMFVAR TEXMFCONFIG || true
 
 # ---------------------------------------------------------------- cache key
-src_versions() { apt-cache showsrc "$1" | awk '/^Version:/{print $2}' | sort -u | tr '\n' ' '; }
-deb_version() { apt-cache show --no-all-versions "$1" 2>/dev/null | awk '/^Version:/ && v == "" {v = $2} END {print v}'; }
+src_versions() { apt_private apt-cache showsrc "$1" | awk '/^Version:/{print $2}' | sort -u | tr '\n' ' '; }
+deb_version() { apt_private apt-cache show --no-all-versions "$1" 2>/dev/null | awk '/^Version:/ && v == "" {v = $2} END {print v}'; }
 
 VERSIONS_TXT=""
 for p in "${SRC_PKGS[@]}"; do VERSIONS_TXT+="src $p $(src_versions "$p")"$'\n'; done
@@ -203,11 +200,12 @@ PDFTEX_VERSION=$(cat "$EDIR/pdftex-version")
 log "downloading texmf packages: ${TEXMF_DEBS[*]}"
 DEBS="$WORK/debs"; STAGE="$WORK/stage"; EXTRA="$WORK/extra"; SCRIPTS_STAGE="$WORK/scripts"
 mkdir -p "$DEBS" "$STAGE" "$EXTRA" "$SCRIPTS_STAGE"
-(cd "$DEBS" && apt-get download "${TEXMF_DEBS[@]}" >"$LOGS/debs.log" 2>&1) || die "apt-get download failed"
+(cd "$DEBS" && apt_private apt-get download "${TEXMF_DEBS[@]}" >"$LOGS/debs.log" 2>&1) ||
+  { tail -n 20 "$LOGS/debs.log" >&2; die "apt-get download of the texmf packages failed (log: $LOGS/debs.log)"; }
 for p in "${TEXMF_DEBS[@]}"; do
   v=$(deb_version "$p")
   f=$(ls "$DEBS/${p}_"*.deb | head -n 1)
-  want=$(apt-cache show --no-all-versions "$p" | awk '/^SHA256:/ && v == "" {v = $2} END {print v}')
+  want=$(apt_private apt-cache show --no-all-versions "$p" | awk '/^SHA256:/ && v == "" {v = $2} END {print v}')
   have=$(sha256sum "$f" | cut -d' ' -f1)
   [ "$want" = "$have" ] || die "SHA-256 mismatch for $f (apt-cache: $want, file: $have)"
   echo "deb $p $v sha256:$have" >> "$CDIR/built-from.txt"

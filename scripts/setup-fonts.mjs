@@ -3,7 +3,7 @@
 // wasm/fonts: DejaVu Sans, from Debian's fonts-dejavu-core package, so that
 // the text of a badge is typeset the same on every machine and no font is
 // ever fetched while the service runs. The .deb is downloaded once by apt
-// into ~/.cache/rst2/fonts (RST2_CACHE_DIR) and unpacked with dpkg-deb.
+// (scripts/apt-private: our own package lists) into ~/.cache/rst2/fonts (RST2_CACHE_DIR) and unpacked with dpkg-deb.
 //
 // Never fails the set-up: without the font an SVG image still converts,
 // only its text is left out (the script says so).
@@ -34,11 +34,8 @@ function run(command, args, cwd) {
 function fromDebian() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'rst2-fonts-'));
   try {
-    let ok = run('apt-get', ['download', 'fonts-dejavu-core'], work);
-    if (!ok) {
-      log('apt-get download failed; running apt-get update once and retrying');
-      ok = run('apt-get', ['update'], work) && run('apt-get', ['download', 'fonts-dejavu-core'], work);
-    }
+    // Debian's lists in our cache folder, never the machine's apt (scripts/apt-private).
+    const ok = run(path.join(root, 'scripts', 'apt-private'), ['apt-get', 'download', 'fonts-dejavu-core'], work);
     const deb = ok ? fs.readdirSync(work).find((name) => name.endsWith('.deb')) : undefined;
     if (!deb || !run('dpkg-deb', ['-x', deb, 'unpacked'], work)) return false;
     const dir = path.join(work, 'unpacked', 'usr', 'share', 'fonts', 'truetype', 'dejavu');

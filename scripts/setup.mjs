@@ -12,6 +12,14 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
+// zlib.crc32 (PNG and ZIP writing) arrived in Node 20.15; npm only warns
+// about "engines", so the install stops here, before minutes of building.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 20 || (major === 20 && minor < 15)) {
+  process.stderr.write(`[setup] rst2 needs Node.js 20.15 or newer (package.json "engines"); this is Node.js ${process.versions.node}\n`);
+  process.exit(1);
+}
+
 function step(name, command, args) {
   const started = Date.now();
   process.stderr.write(`[setup] ${name}...\n`);

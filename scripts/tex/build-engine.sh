@@ -20,11 +20,11 @@ build_engine() {
 
   fetch_source() { # source package -> unpacked dir name on stdout
     local pkg=$1 v
-    (cd "$SRC" && apt-get source --download-only "$pkg" >>"$LOGS/sources.log" 2>&1) && return 0
+    (cd "$SRC" && apt_private apt-get source --download-only "$pkg" >>"$LOGS/sources.log" 2>&1) && return 0
     # The newest version is sometimes missing from the mirror: try the others.
-    for v in $(apt-cache showsrc "$pkg" | awk '/^Version:/{print $2}' | sort -uVr); do
+    for v in $(apt_private apt-cache showsrc "$pkg" | awk '/^Version:/{print $2}' | sort -uVr); do
       log "  $pkg: retrying with version $v"
-      (cd "$SRC" && apt-get source --download-only "$pkg=$v" >>"$LOGS/sources.log" 2>&1) && return 0
+      (cd "$SRC" && apt_private apt-get source --download-only "$pkg=$v" >>"$LOGS/sources.log" 2>&1) && return 0
     done
     die "could not download the source of $pkg"
   }

@@ -145,23 +145,34 @@ add_script_files() {
   done
 }
 
-# make_lh_tfms <lh sources> <texmf-dist with METAFONT's plain.mf and cm> <out>
+# make_lh_tfms <lh sources> <texmf-dist with METAFONT's plain.mf, cm and ec> <out>
+# The T2A names (larm1000, ...) have no .mf file of their own: TeX Live's
+# mktexmf writes a one-line driver, `input fikparm;`, which reads the shape
+# and size from the job name and takes the parameters of the EC font of the
+# same shape (ecrm for larm). The same driver is written here, and METAFONT
+# searches only the folders named (no trailing colon: no system TeX paths).
 make_lh_tfms() {
-  local src=$1 dist=$2 out=$3 dirs t work
+  local src=$1 dist=$2 out=$3 dirs t work d
   work=$(mktemp -d)
   mkdir -p "$out"
-  dirs=$(find "$src" -type d | tr '\n' ':')
+  for d in "$dist/metafont/base" "$dist/fonts/source/public/cm" "$dist/fonts/source/public/modes" \
+           "$dist/fonts/source/jknappen/ec" "$src/base"; do
+    [ -d "$d" ] || die "script fonts: METAFONT sources missing: $d (from the downloaded texlive-base and texlive-lang-cyrillic)"
+  done
+  dirs=$(find "$src" -type d | LC_ALL=C sort | tr '\n' ':')
   (
     cd "$work"
-    export MFINPUTS=".:${dirs}$dist/metafont/base:$dist/fonts/source/public/cm:$dist/fonts/source/public/modes:"
+    export MFINPUTS=".:${dirs}$dist/metafont/base:$dist/fonts/source/public/cm:$dist/fonts/source/public/modes:$dist/fonts/source/jknappen/ec"
     mf -ini '\input plain; input modes; dump' </dev/null >base.log 2>&1 || { cat base.log >&2; exit 1; }
+    [ -s plain.base ] || { cat base.log >&2; exit 1; }
     for t in "${CYRILLIC_TFMS[@]}"; do
+      printf 'input fikparm;\n' > "$t.mf"
       # ljfour, as mktextfm would; a TFM does not depend on the mode.
       mf -base=./plain "\\mode:=ljfour; mag:=1; batchmode; input $t" </dev/null >"$t.out" 2>&1 &&
-        [ -s "$t.tfm" ] || { cat "$t.log" >&2 2>/dev/null; exit 1; }
+        [ -s "$t.tfm" ] || { tail -n 30 "$t.log" >&2 2>/dev/null || cat "$t.out" >&2; exit 1; }
       cp "$t.tfm" "$out/"
     done
-  ) || die "METAFONT could not make the lh TFMs"
+  ) || { rm -rf "$work"; die "METAFONT could not make the lh TFMs"; }
   rm -rf "$work"
 }
 
