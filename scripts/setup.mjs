@@ -7,16 +7,24 @@
 // requests with 503 pdf_unavailable); RST2_SKIP_REDIS=1 skips installing
 // redis-server (only the Redis tests need it).
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { nodeTooOld } from './node-version.mjs';
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-// zlib.crc32 (PNG and ZIP writing) arrived in Node 20.15; npm only warns
-// about "engines", so the install stops here, before minutes of building.
-const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < 20 || (major === 20 && minor < 15)) {
-  process.stderr.write(`[setup] rst2 needs Node.js 20.15 or newer (package.json "engines"); this is Node.js ${process.versions.node}\n`);
+const tooOld = nodeTooOld(process.versions.node);
+if (tooOld) {
+  process.stderr.write(`[setup] ${tooOld}\n`);
+  process.exit(1);
+}
+// The build (TypeScript, the editor page) needs the dev dependencies; a
+// production tree is made by pruning after the build (README, "Production").
+if (!fs.existsSync(path.join(root, 'node_modules', 'typescript', 'package.json'))) {
+  process.stderr.write('[setup] the build needs the dev dependencies (TypeScript, esbuild), and this install left them out.\n' +
+    '[setup] For a production tree: `npm ci`, then `npm prune --omit=dev`, then `npm start` (see the README, "Production").\n');
   process.exit(1);
 }
 

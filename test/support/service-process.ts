@@ -18,8 +18,9 @@ export class ServiceProcess {
     private readonly lines: string[],
   ) {}
 
-  static start(env: Record<string, string>): Promise<ServiceProcess> {
-    const child = spawn(process.execPath, [path.join(projectRoot, 'dist/src/cli.js'), 'serve', '--port', '0', '--host', '127.0.0.1'], {
+  /** `root`: the checkout whose dist/src/cli.js to run (another install of the project, for instance). */
+  static start(env: Record<string, string>, root: string = projectRoot): Promise<ServiceProcess> {
+    const child = spawn(process.execPath, [path.join(root, 'dist/src/cli.js'), 'serve', '--port', '0', '--host', '127.0.0.1'], {
       env: {
         ...process.env,
         RST2_WORKERS: '1',
