@@ -2,6 +2,7 @@ import { expect } from 'chai';
 
 import type { RunningServer } from '../src/server.js';
 import { api, errorOf, form, server } from './support/server.js';
+import { waitFor } from './support/wait-for.js';
 
 /**
  * Substitutions that expand 3^9 times: about 10 MiB by the output bound's
@@ -50,11 +51,8 @@ describe('engine faults: the service keeps serving', () => {
   it('a worker killed mid-job fails only that job (503 Retry-After) and is replaced', async () => {
     const before = s.python.stats().restarts;
     const pending = api(s, '/1.0/rst2/html', form({ rst: runaway('killed') }));
-    let threads = s.python.busyThreads();
-    for (let i = 0; i < 50 && threads.length === 0; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      threads = s.python.busyThreads();
-    }
+    await waitFor(() => s.python.busyThreads().length > 0, { what: 'the runaway document to reach a Python worker' });
+    const threads = s.python.busyThreads();
     expect(threads).to.have.length(1);
     await threads[0]!.terminate();
     const res = await pending;
@@ -70,7 +68,7 @@ describe('engine faults: the service keeps serving', () => {
   it('a full queue answers 503 with Retry-After', async () => {
     // One worker, queue of one: the third concurrent request finds no room.
     const slow = [api(s, '/1.0/rst2/html', form({ rst: runaway('first') })), api(s, '/1.0/rst2/html', form({ rst: runaway('second') }))];
-    await new Promise((r) => setTimeout(r, 200));
+    await waitFor(() => s.python.stats().busy === 1 && s.python.stats().queued === 1, { what: 'one runaway on the worker and the other in the queue' });
     const res = await api(s, '/1.0/rst2/html', form({ rst: 'third\n' }));
     expect(res.status).to.equal(503);
     expect(res.headers.get('retry-after')).to.equal('1');

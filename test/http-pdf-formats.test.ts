@@ -11,6 +11,7 @@ import { paths } from '../src/paths.js';
 import type { RunningServer } from '../src/server.js';
 import { pdfPages } from './support/pdf.js';
 import { api, form, server, tempDir } from './support/server.js';
+import { waitFor } from './support/wait-for.js';
 
 const haveTex = fs.existsSync(path.join(paths.texDir, 'manifest.json'));
 
@@ -93,7 +94,8 @@ const unique = (): string => `w${Date.now()}${Math.random().toString(36).slice(2
     const word = unique();
     expect(await pdfWith(s, word, { class: 'scrartcl', style: 'style2' })).to.include(word);
     expect(await counter(s, 'rst2_tex_jobs_total', '{start="plain"}')).to.equal(plain + 1);
-    await new Promise((r) => setTimeout(r, 200));
+    // The broken file is removed in the background, after the PDF is answered.
+    await waitFor(() => formatsIn(dir).length === 0, { what: `the damaged format to be removed from ${dir}` });
     expect(formatsIn(dir)).to.deep.equal([]);
   });
 });

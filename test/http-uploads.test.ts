@@ -90,8 +90,9 @@ async function abortMidUpload(url: string, large: boolean): Promise<void> {
     `POST /1.0/rst2/html HTTP/1.1\r\nHost: test\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: ${body.length}\r\n\r\n`,
   );
   conn.write(body.subarray(0, Math.floor(body.length / 2)));
-  // Let the service receive the first half, so a file would have been opened.
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  // Dropped only once the service has read the first half: mid-parse, with
+  // the file part begun, which is where a file on disk would be left behind.
+  await conn.delivered('the service to read the first half of the upload');
   conn.destroy();
 }
 

@@ -12,6 +12,7 @@ import type { RunningServer } from '../src/server.js';
 import { loadCatalogue } from '../src/styles.js';
 import { DescriptionChecker, type Exchange, type SentRequest } from './support/openapi-check.js';
 import { server } from './support/server.js';
+import { waitFor } from './support/wait-for.js';
 
 const API = '/1.0/rst2';
 const DOC = 'Title\n=====\n\nSome *text* and a `link <https://example.org/>`_.\n';
@@ -368,9 +369,9 @@ describe('openapi: real responses match the description', () => {
     // 3^9 substitutions: under the output bound, but half a minute of docutils' time.
     const bomb = Array.from({ length: 9 }, (_, i) => `.. |s${i}| replace:: |s${i + 1}| |s${i + 1}| |s${i + 1}|`).join('\n') + '\n.. |s9| replace:: boom\n\n|s0|\n';
     const running = exchange(tight, urlencoded(`${API}/html`, { rst: bomb }));
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await waitFor(() => tight.python.stats().busy === 1, { what: 'the bomb to occupy the only Python worker' });
     const queued = exchange(tight, urlencoded(`${API}/check`, { rst: `${DOC}\nqueued\n` }));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await waitFor(() => tight.python.stats().queued === 1, { what: 'the check to take the only queue place' });
     const refused = await exchange(tight, get(`${API}/html${q({ rst: `${DOC}\nrefused\n` })}`));
     expect(refused.status).to.equal(503);
     expect(errorCode(refused)).to.equal('overloaded');

@@ -15,7 +15,9 @@ import type { RunningServer } from '../src/server.js';
 import { projectRoot } from '../src/paths.js';
 import { readServeOutput } from './support/listening.js';
 import { sample } from './support/metrics.js';
+import { holdRequest } from './support/raw-http.js';
 import { form, ownServer, server, tempDir } from './support/server.js';
+import { waitFor } from './support/wait-for.js';
 
 async function scrape(s: RunningServer): Promise<string> {
   const res = await fetch(`${s.url}/metrics`);
@@ -205,13 +207,15 @@ describe('ops: the serve process', () => {
     const output = readServeOutput(child);
     const url = await output.url;
     const doc = Array.from({ length: 400 }, (_, i) => `Part ${i}\n${'='.repeat(10)}\n\nText *${i}*.\n`).join('\n');
-    const inFlight = fetch(`${url}/1.0/rst2/html`, { method: 'POST', headers: { 'Content-Type': 'text/x-rst' }, body: doc });
-    await new Promise((r) => setTimeout(r, 50));
+    // Taken up by the server before the signal, and unfinished until the body
+    // is sent once the process says it is stopping: in flight for sure.
+    const inFlight = await holdRequest(url, 'POST', '/1.0/rst2/html', 'text/x-rst', doc);
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     child.kill('SIGTERM');
-    const res = await inFlight;
+    await waitFor(() => output.log().includes('"signal":"SIGTERM"'), { what: 'the process to log that SIGTERM started its shutdown' });
+    const res = await inFlight.finish();
     expect(res.status).to.equal(200);
-    expect(await res.text()).to.include('Part 399');
+    expect(res.body).to.include('Part 399');
     expect(await exited).to.equal(0);
     expect(output.log()).to.include('"signal":"SIGTERM"');
   });

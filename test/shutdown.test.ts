@@ -1,18 +1,20 @@
 import { expect } from 'chai';
 
+import { holdRequest } from './support/raw-http.js';
 import { ownServer } from './support/server.js';
 
 describe('graceful shutdown', () => {
   it('finishes a request in flight, then refuses new connections', async () => {
     const s = await ownServer();
-    // A document that takes a noticeable time: many sections.
+    // Many sections: a render long enough to be under way while the close goes on.
     const doc = Array.from({ length: 400 }, (_, i) => `Section ${i}\n${'='.repeat(12)}\n\nText *${i}*.\n`).join('\n');
-    const inFlight = fetch(`${s.url}/1.0/rst2/html`, { method: 'POST', headers: { 'Content-Type': 'text/x-rst' }, body: doc });
-    await new Promise((r) => setTimeout(r, 50));
+    // Taken up by the server before the close starts, and unfinished until the
+    // body is sent after it: in flight for sure, however fast the render.
+    const inFlight = await holdRequest(s.url, 'POST', '/1.0/rst2/html', 'text/x-rst', doc);
     const closing = s.close(20_000);
-    const res = await inFlight;
+    const res = await inFlight.finish();
     expect(res.status).to.equal(200);
-    expect(await res.text()).to.include('Section 399');
+    expect(res.body).to.include('Section 399');
     await closing;
     let refused = false;
     try {

@@ -3,7 +3,10 @@
  * (keep-alive, Connection: close, who closes the socket and when), which
  * fetch hides behind its pool.
  */
+import fs from 'node:fs';
 import net from 'node:net';
+
+import { waitFor } from './wait-for.js';
 
 export interface RawResponse {
   status: number;
@@ -114,7 +117,90 @@ export class RawConnection {
     return { ...head, body: body.toString('utf8') };
   }
 
+  /**
+   * Resolves once the server process has read everything written so far,
+   * as the kernel's socket queues show it (Linux, /proc/net/tcp): nothing
+   * left in Node's buffer, nothing unacknowledged on this side, nothing
+   * unread on the server's. Elsewhere it can only wait for Node's buffer.
+   */
+  async delivered(what = 'the server to read what was sent'): Promise<void> {
+    const local = this.socket.localPort;
+    const remote = this.socket.remotePort;
+    await waitFor(
+      () => {
+        if (this.socket.destroyed) throw new Error('the connection is closed');
+        if (this.socket.writableLength > 0) return false;
+        const queues = socketQueues(this.socket.remoteFamily === 'IPv6' ? '/proc/net/tcp6' : '/proc/net/tcp');
+        if (!queues) return true;
+        const mine = queues.get(`${local}>${remote}`);
+        const theirs = queues.get(`${remote}>${local}`);
+        return mine !== undefined && theirs !== undefined && mine.tx === 0 && theirs.rx === 0;
+      },
+      // Reading the kernel's table costs a few milliseconds on a busy machine.
+      { what, intervalMs: 10 },
+    );
+  }
+
   destroy(): void {
     this.socket.destroy();
   }
+}
+
+const ESTABLISHED = '01';
+
+/**
+ * Send and receive queue lengths of every TCP socket in a /proc/net table,
+ * keyed by `localPort>remotePort`, or undefined where the kernel has no such table.
+ */
+function socketQueues(table: string): Map<string, { tx: number; rx: number }> | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(table, 'latin1');
+  } catch {
+    return undefined;
+  }
+  const queues = new Map<string, { tx: number; rx: number }>();
+  for (const line of text.split('\n')) {
+    // sl local_address rem_address st tx_queue:rx_queue ...; addresses are hex ADDRESS:PORT.
+    const [, localAddress, remoteAddress, state, txRx] = line.trim().split(/\s+/);
+    // Established only: a closed connection that once had the same ports may linger (TIME_WAIT).
+    if (state !== ESTABLISHED || !localAddress || !remoteAddress || !txRx || !/^[0-9A-F]+:[0-9A-F]+$/.test(txRx)) continue;
+    const port = (address: string) => parseInt(address.slice(address.lastIndexOf(':') + 1), 16);
+    const [tx = '', rx = ''] = txRx.split(':');
+    queues.set(`${port(localAddress)}>${port(remoteAddress)}`, { tx: parseInt(tx, 16), rx: parseInt(rx, 16) });
+  }
+  return queues;
+}
+
+export interface HeldRequest {
+  /** Sends the body held back and resolves with the final response. */
+  finish(): Promise<RawResponse>;
+}
+
+/**
+ * Starts a request that the server has provably taken up, for tests about
+ * what happens to a request in flight: the head goes out with
+ * `Expect: 100-continue`, and Node answers 100 Continue as it hands the
+ * request to the service. Until finish() sends the body, the request cannot
+ * be over, however fast the service is.
+ */
+export async function holdRequest(baseUrl: string, method: string, target: string, contentType: string, body: string | Buffer): Promise<HeldRequest> {
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  const conn = await RawConnection.open(baseUrl);
+  conn.write(`${method} ${target} HTTP/1.1\r\nHost: test\r\nContent-Type: ${contentType}\r\nContent-Length: ${bytes.length}\r\nExpect: 100-continue\r\n\r\n`);
+  const interim = await conn.response();
+  if (interim.status !== 100) {
+    conn.destroy();
+    throw new Error(`expected 100 Continue, got ${interim.status}: ${interim.body.slice(0, 300)}`);
+  }
+  return {
+    async finish() {
+      conn.write(bytes);
+      try {
+        return await conn.response();
+      } finally {
+        conn.destroy();
+      }
+    },
+  };
 }
