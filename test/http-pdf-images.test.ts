@@ -12,6 +12,8 @@ import { expect } from 'chai';
 
 import { badge, gif, jpegImage, png, pngBadColourType, pngClaiming, pngDamaged, svgWithImage, webp } from './support/images.js';
 import { pdfImages, pdfPages } from './support/pdf.js';
+import { imagePdf } from './support/pdf-file.js';
+import { findActiveContent } from '../src/engines/tex/pdf-safety.js';
 import { api, form, ownServer, query, server } from './support/server.js';
 import { createLogger } from '../src/log.js';
 import type { RunningServer } from '../src/server.js';
@@ -38,6 +40,12 @@ async function upstream(includedPdf: Buffer): Promise<Upstream> {
     '/img/page.pdf': { type: 'application/pdf', body: includedPdf },
     // The same PDF with a JavaScript action object added at its end.
     '/img/scripted.pdf': { type: 'application/pdf', body: Buffer.concat([includedPdf, Buffer.from('\n99 0 obj\n<< /S /JavaScript /JS (app.alert(1)) >>\nendobj\n')]) },
+    // Issue 19: page resources (which pdfTeX copies) reaching actions through references.
+    '/img/launch-by-reference.pdf': { type: 'application/pdf', body: imagePdf('/Properties << /Act << /S 6 0 R /F (calc.exe) >> >>', '/Launch') },
+    '/img/gotor-by-chain.pdf': { type: 'application/pdf', body: imagePdf('/Properties << /Act << /S 6 0 R /F (x.pdf) /D [0 /Fit] >> >>', '7 0 R', '/GoToR') },
+    '/img/submit-by-reference.pdf': { type: 'application/pdf', body: imagePdf('/Properties << /Act 6 0 R >>', '<< /S 7 0 R /F (https://example.org/) >>', '/SubmitForm') },
+    '/img/attachment-by-reference.pdf': { type: 'application/pdf', body: imagePdf('/Properties << /Att << /Type /Annot /Subtype 6 0 R /FS (a.exe) /Rect [0 0 1 1] >> >>', '/FileAttachment') },
+    '/img/action-nowhere.pdf': { type: 'application/pdf', body: imagePdf('/Properties << /Act << /S 9 0 R /F (calc.exe) >> >>') },
     '/img/bomb.png': { type: 'image/png', body: pngClaiming(100_000, 100_000) },
     '/img/damaged.png': { type: 'image/png', body: pngDamaged(30, 30) },
     '/img/bad-type.png': { type: 'image/png', body: pngBadColourType(30, 30) },
@@ -180,6 +188,15 @@ describe('PDF with images (HTTP, real engines, a local image server)', function 
     expect(text).to.not.include('A page included as a picture.');
     expect(counts.forms).to.equal(baseline.forms);
   });
+
+  for (const name of ['launch-by-reference', 'gotor-by-chain', 'submit-by-reference', 'attachment-by-reference', 'action-nowhere']) {
+    it(`a PDF whose resources reach a refused action through references is a placeholder: ${name}`, async () => {
+      const { res, body, text } = await pdfOf(open, `Referenced\n==========\n\n.. image:: ${up.base}/img/${name}.pdf\n   :alt: ${name} image\n`);
+      expect(res.headers.get(PROBLEMS)).to.equal('1');
+      expect(text).to.include(`${name} image`);
+      expect(findActiveContent(new Uint8Array(body))).to.deep.equal([]);
+    });
+  }
 
   it('each failure is a placeholder with its alt text, a 200 and the problem count', async () => {
     const failures = {

@@ -143,6 +143,18 @@ describe('uri input through the service', () => {
       'http://[::ffff:169.254.169.254]/',
       'http://[64:ff9b::a9fe:a9fe]/',
       'http://0xa9fea9fe/',
+      // Issue 19: every other IPv6 form that carries 169.254.169.254, and Azure's WireServer.
+      'http://[::ffff:0:a9fe:a9fe]/',
+      'http://[64:ff9b:1::a9fe:a9fe]/',
+      'http://[64:ff9b:1:a9fe:a9:fe00::]/',
+      'http://[64:ff9b:1:a9:fe:a9fe::]/',
+      'http://[64:ff9b:1:0:a9:fea9:fe00::]/',
+      'http://[2002:a9fe:a9fe::1]/',
+      'http://[2001:0:4136:e378:8000:63bf:5601:5601]/',
+      'http://[2600::5efe:a9fe:a9fe]/',
+      'http://168.63.129.16/machine?comp=goalstate',
+      'http://[::ffff:0:a83f:8110]/',
+      'http://[fd20:ce::254]/computeMetadata/v1/',
     ];
     for (const uri of metadata) {
       it(`refuses ${uri} without connecting`, async () => {
@@ -154,6 +166,15 @@ describe('uri input through the service', () => {
         expect(guard.offMachine()).to.deep.equal([]);
       });
     }
+
+    it('an image at such an address is a placeholder in the PDF, fetched from nowhere', async () => {
+      const images = ['http://[64:ff9b:1:a9fe:a9:fe00::]/a.png', 'http://[::ffff:0:a9fe:a9fe]/b.png', 'http://168.63.129.16/c.png', 'http://[2001:0:4136:e378:8000:63bf:5601:5601]/d.png'];
+      const rst = `Images\n======\n\n${images.map((uri, i) => `.. image:: ${uri}\n   :alt: image ${i}\n`).join('\n')}`;
+      const res = await api(open, `/1.0/rst2/pdf${query({ rst })}`);
+      expect(res.status).to.equal(200);
+      expect(res.headers.get('x-rst2-image-problems')).to.equal(String(images.length));
+      expect(guard.offMachine()).to.deep.equal([]);
+    });
 
     it('refuses a redirect hop to 169.254.169.254 without connecting to it', async () => {
       const before = hits;

@@ -14,6 +14,7 @@ import { TexEngine } from '../src/engines/tex/engine.js';
 import { findActiveContent } from '../src/engines/tex/pdf-safety.js';
 import { loadTexModule, runPdftex, type PdftexResult } from '../src/engines/tex/pdftex-run.js';
 import { pdfLinks } from './support/pdf.js';
+import { imagePdf } from './support/pdf-file.js';
 
 const texDir = paths.texDir;
 const built = existsSync(path.join(texDir, 'pdftex.wasm')) && existsSync(path.join(texDir, 'pdflatex.fmt'));
@@ -340,6 +341,39 @@ done\end{document}
     const pdf = await engine.compile(busy);
     expect(pdf.subarray(0, 5).toString('latin1')).to.equal(PDF_HEADER);
     console.log(`      busy job: ${Date.now() - started} ms with a ${STALL_MS} ms stall limit`);
+  });
+
+  // Issue 19: pdfTeX copies an included PDF's page resources, and what they
+  // reach, into the document. Given here straight to the engine, past the
+  // image check, so that the check of the finished PDF is what answers.
+  describe('an included PDF whose resources reach an action through references', () => {
+    const including = '\\documentclass{article}\\usepackage{graphicx}\\begin{document}\\includegraphics{rst2img-1.pdf}\\end{document}\n';
+    const cases: Array<[string, Buffer]> = [
+      ['/S /Launch', imagePdf('/Properties << /Act << /S 6 0 R /F (calc.exe) >> >>', '/Launch')],
+      ['/S /GoToR', imagePdf('/Properties << /Act << /S 6 0 R /F (other.pdf) /D [0 /Fit] >> >>', '7 0 R', '/GoToR')],
+      ['/S /SubmitForm', imagePdf('/Properties << /Act 6 0 R >>', '<< /S 7 0 R /F (https://example.org/) >>', '/SubmitForm')],
+      ['/Subtype /FileAttachment', imagePdf('/Properties << /Att << /Type /Annot /Subtype 6 0 R /FS (a.exe) /Rect [0 0 1 1] >> >>', '/FileAttachment')],
+      ['a URI action to "file:///etc/passwd"', imagePdf('/Properties << /Act << /S /URI /URI 6 0 R >> >>', '7 0 R', '(file:///etc/passwd)')],
+    ];
+    for (const [what, image] of cases) {
+      it(`refuses the document's PDF as pdf_unsafe: ${what}`, async () => {
+        let err: unknown;
+        try {
+          await engine.compile(including, null, { 'rst2img-1.pdf': image });
+        } catch (e) {
+          err = e;
+        }
+        expect(err).to.be.instanceOf(ServiceError);
+        expect((err as ServiceError).code).to.equal('pdf_unsafe');
+        expect((err as ServiceError).message).to.include(what);
+      });
+    }
+
+    it('serves the document when the references lead to safe values', async () => {
+      const image = imagePdf('/Properties << /Act << /S 6 0 R /D (x) /Next 7 0 R >> >>', '/GoTo', '<< /S /URI /URI 8 0 R >>', '(https://example.org/)');
+      const pdf = await engine.compile(including, null, { 'rst2img-1.pdf': image });
+      expect(findActiveContent(pdf)).to.deep.equal([]);
+    });
   });
 
   it('refuses a PDF with active content as 422 pdf_unsafe, naming what it found', async () => {

@@ -3,9 +3,10 @@
  * the fetcher applies them both to literal hosts in a URL and to every address
  * DNS hands back, so a name cannot smuggle a request into the local network.
  *
- * Written by hand rather than with node:net BlockList so that the treatment of
- * IPv4 embedded in IPv6 (mapped, compatible, NAT64, 6to4) is explicit here
- * instead of depending on BlockList's matching rules.
+ * Written by hand rather than with node:net BlockList (or ipaddr.js, which
+ * names these ranges but reads the IPv4 address out of none but the mapped
+ * form) so that every IPv4 address an IPv6 address carries is decoded here
+ * and judged: a translator or tunnel delivers the packet to it.
  */
 import { isIPv4, isIPv6 } from 'node:net';
 
@@ -52,6 +53,9 @@ function v6(text: string, prefix: number, cls: AddressClass): Range<bigint> {
 const IPV4_RANGES: readonly Range<number>[] = [
   v4('100.100.100.200', 32, 'cloud-metadata'), // Alibaba Cloud
   v4('192.0.0.192', 32, 'cloud-metadata'), // Oracle Cloud (legacy)
+  // Azure's WireServer (agent, health probes, DNS): a public-looking address
+  // every Azure VM reaches, and one that hands out its extensions' settings.
+  v4('168.63.129.16', 32, 'cloud-metadata'),
   v4('0.0.0.0', 32, 'unspecified'),
   v4('0.0.0.0', 8, 'reserved'),
   v4('10.0.0.0', 8, 'private'),
@@ -86,16 +90,23 @@ const IPV6_RANGES: readonly Range<bigint>[] = [
   // AWS: instance metadata at fd00:ec2::254, and its other services
   // (DNS, time, EKS pod identity) in the same block.
   v6('fd00:ec2::', 32, 'cloud-metadata'),
+  // Google Compute Engine: the metadata server of IPv6-only instances.
+  v6('fd20:ce::254', 128, 'cloud-metadata'),
   v6('fc00::', 7, 'unique-local'),
   v6('fe80::', 10, 'link-local'),
   v6('fec0::', 10, 'reserved'),
   v6('ff00::', 8, 'multicast'),
 ];
 
+// IPv6 blocks that carry an IPv4 address, which a translator (NAT64, SIIT)
+// or a tunnel (6to4, Teredo, ISATAP) delivers to.
 const V4_MAPPED = v6('::ffff:0:0', 96, 'reserved');
+const V4_TRANSLATED = v6('::ffff:0:0:0', 96, 'reserved'); // SIIT (RFC 2765, RFC 6145)
 const V4_COMPATIBLE = v6('::', 96, 'reserved');
-const NAT64 = v6('64:ff9b::', 96, 'reserved');
+const NAT64 = v6('64:ff9b::', 96, 'reserved'); // RFC 6052, well-known prefix
+const NAT64_LOCAL = v6('64:ff9b:1::', 48, 'reserved'); // RFC 8215, local use
 const SIX_TO_FOUR = v6('2002::', 16, 'reserved');
+const TEREDO = v6('2001::', 32, 'reserved');
 const GLOBAL_UNICAST = v6('2000::', 3, 'public');
 
 function inV4(address: number, range: Range<number>): boolean {
@@ -163,13 +174,46 @@ function classifyIPv4Number(address: number): AddressClass {
   return 'public';
 }
 
+/**
+ * The IPv4 address in an RFC 6052 address under a prefix of `prefixLength`
+ * bits: the 32 bits follow the prefix, except bits 64-71 (the "u" octet),
+ * which they skip.
+ */
+function rfc6052IPv4(address: bigint, prefixLength: 32 | 40 | 48 | 56 | 64 | 96): number {
+  const bits = (from: number, count: number): bigint => (address >> BigInt(128 - from - count)) & ((1n << BigInt(count)) - 1n);
+  if (prefixLength === 96) return Number(bits(96, 32));
+  if (prefixLength === 64) return Number(bits(72, 32));
+  const before = 64 - prefixLength;
+  return Number((bits(prefixLength, before) << BigInt(32 - before)) | bits(72, 32 - before));
+}
+
+/** The IPv4 address in an ISATAP interface identifier (RFC 5214: [02]00:5efe:a.b.c.d, u and g bits free), or null. */
+function isatapIPv4(address: bigint): number | null {
+  const marker = Number((address >> 32n) & 0xffffffffn);
+  return (marker & 0xfcffffff) === 0x00005efe ? Number(address & 0xffffffffn) : null;
+}
+
+// How far a class opens the fetcher: public, then what allowPrivate opens,
+// then what only allowLinkLocal opens (see mayConnect).
+function openness(cls: AddressClass): number {
+  return cls === 'public' ? 0 : isLinkLocalClass(cls) ? 2 : 1;
+}
+
+/** The class that asks the most of the operator; of equals, the first. */
+function strictest(classes: readonly AddressClass[]): AddressClass {
+  return classes.reduce((worst, cls) => (openness(cls) > openness(worst) ? cls : worst));
+}
+
 function classifyIPv6Number(address: bigint): AddressClass {
   const low32 = Number(address & 0xffffffffn);
 
-  // These forms make the socket talk to an IPv4 host (directly or through a
-  // translator), so they are judged by that IPv4 address.
-  if (inV6(address, V4_MAPPED) || inV6(address, NAT64)) return classifyIPv4Number(low32);
-  if (inV6(address, SIX_TO_FOUR)) return classifyIPv4Number(Number((address >> 80n) & 0xffffffffn));
+  // Translation addresses stand for the IPv4 host alone: judged by it.
+  if (inV6(address, V4_MAPPED) || inV6(address, V4_TRANSLATED) || inV6(address, NAT64)) return classifyIPv4Number(low32);
+  if (inV6(address, SIX_TO_FOUR)) {
+    const relay = classifyIPv4Number(Number((address >> 80n) & 0xffffffffn));
+    const isatap = isatapIPv4(address);
+    return isatap === null ? relay : strictest([relay, classifyIPv4Number(isatap)]);
+  }
   // ::/128 and ::1 sit inside the IPv4-compatible block; they keep their own names.
   if (address === 0n) return 'unspecified';
   if (address === 1n) return 'loopback';
@@ -180,10 +224,24 @@ function classifyIPv6Number(address: bigint): AddressClass {
     return embedded === 'public' ? 'reserved' : embedded;
   }
 
+  let own: AddressClass | undefined;
   for (const range of IPV6_RANGES) {
-    if (inV6(address, range)) return range.cls;
+    if (inV6(address, range)) {
+      own = range.cls;
+      break;
+    }
   }
-  return inV6(address, GLOBAL_UNICAST) ? 'public' : 'reserved';
+  own ??= inV6(address, GLOBAL_UNICAST) ? 'public' : 'reserved';
+
+  const carried: number[] = [];
+  // Local-use NAT64: the operator picks a prefix of 48 bits or more inside
+  // it, which the address does not tell, so every layout is read.
+  if (inV6(address, NAT64_LOCAL)) for (const length of [48, 56, 64, 96] as const) carried.push(rfc6052IPv4(address, length));
+  // Teredo: the server, and the client's public address, stored inverted.
+  if (inV6(address, TEREDO)) carried.push(Number((address >> 64n) & 0xffffffffn), (~low32) >>> 0);
+  const isatap = isatapIPv4(address);
+  if (isatap !== null) carried.push(isatap);
+  return strictest([own, ...carried.map(classifyIPv4Number)]);
 }
 
 /** Classify an IPv4 or IPv6 address given as text; 'invalid' for anything else. */

@@ -10,7 +10,8 @@ import type { Context } from 'koa';
 
 import { Code, ServiceError } from '../errors.js';
 import { bodyTooLarge } from './body-limit.js';
-import { readMultipart } from './multipart.js';
+import { readMultipart, type MultipartBody } from './multipart.js';
+import { refuseRestOfBody } from './unread-body.js';
 
 export type Params = Map<string, string>;
 
@@ -53,7 +54,21 @@ export function parseUrlencoded(raw: Buffer, what: string): Array<[string, strin
   return pairs;
 }
 
-async function readBody(ctx: Context, maxBytes: number): Promise<Buffer> {
+/** A body refused while being read closes its connection, whenever the refusal comes (unread-body.ts). */
+async function reading<T>(ctx: Context, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    refuseRestOfBody(ctx);
+    throw err;
+  }
+}
+
+function readBody(ctx: Context, maxBytes: number): Promise<Buffer> {
+  return reading(ctx, () => readWholeBody(ctx, maxBytes));
+}
+
+async function readWholeBody(ctx: Context, maxBytes: number): Promise<Buffer> {
   const declared = Number(ctx.get('content-length') || NaN);
   if (declared > maxBytes) throw bodyTooLarge(maxBytes);
   const chunks: Buffer[] = [];
@@ -75,7 +90,7 @@ function addAll(params: Params, pairs: Iterable<[string, string]>): void {
 }
 
 async function multipart(ctx: Context, maxBytes: number): Promise<Array<[string, string]>> {
-  const { fields, files } = await readMultipart(ctx, maxBytes);
+  const { fields, files } = await reading<MultipartBody>(ctx, () => readMultipart(ctx, maxBytes));
   for (const [name, value] of fields) {
     // formidable has already decoded fields, replacing invalid bytes with
     // U+FFFD; seeing one is our only sign that the client sent bad bytes.

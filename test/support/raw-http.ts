@@ -97,6 +97,19 @@ export class RawConnection {
     }
   }
 
+  /** Resolves once a response's head has arrived, before its body may have. */
+  async headers(): Promise<void> {
+    while (this.received.indexOf('\r\n\r\n') < 0) {
+      if (this.ended) throw new Error('the connection ended before a response head');
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+  }
+
+  /** What arrived after the responses taken so far. */
+  pending(): string {
+    return this.received.toString('latin1');
+  }
+
   private take(): RawResponse | undefined {
     const end = this.received.indexOf('\r\n\r\n');
     if (end < 0) return undefined;

@@ -1,7 +1,7 @@
 /** Which addresses the `uri` fetcher may connect to: pure functions, no network. */
 import { expect } from 'chai';
 
-import { classifyAddress, isPublicAddress, parseIPv4, parseIPv6, type AddressClass } from '../../src/documents/address-policy.js';
+import { classifyAddress, isPublicAddress, mayConnect, parseIPv4, parseIPv6, type AddressClass } from '../../src/documents/address-policy.js';
 
 describe('address-policy', () => {
   const table: [string, AddressClass][] = [
@@ -110,6 +110,32 @@ describe('address-policy', () => {
     ['2001:db8::1', 'documentation'],
     ['3fff::1', 'documentation'],
     ['2001::1', 'reserved'],
+    // Issue 19: every form that carries an IPv4 address is judged by it too.
+    ['::ffff:0:169.254.169.254', 'link-local'], // SIIT, IPv4-translated
+    ['::ffff:0:a9fe:a9fe', 'link-local'],
+    ['::ffff:0:10.0.0.1', 'private'],
+    ['::ffff:0:8.8.8.8', 'public'],
+    ['64:ff9b:1::169.254.169.254', 'link-local'], // local-use NAT64, /96
+    ['64:ff9b:1:0:a9:fea9:fe00::', 'link-local'], // /64: the u octet, then the address
+    ['64:ff9b:1:a9:fe:a9fe::', 'link-local'], // /56
+    ['64:ff9b:1:a9fe:a9:fe00::', 'link-local'], // /48: the address around the u octet
+    ['64:ff9b:1:6464:64:c800::', 'cloud-metadata'],
+    ['64:ff9b:1::808:808', 'reserved'],
+    ['2001:0:4136:e378:8000:63bf:5601:5601', 'link-local'], // Teredo client 169.254.169.254, stored inverted
+    ['2001:0:a9fe:a9fe::1', 'link-local'], // Teredo server
+    ['2001:0:4136:e378:8000:63bf:f5ff:fffe', 'reserved'], // client 10.0.0.1: named by the Teredo block, as strict
+    ['2600::5efe:169.254.169.254', 'link-local'], // ISATAP
+    ['2600::200:5efe:a9fe:a9fe', 'link-local'], // ISATAP, u bit set
+    ['2600::5efe:10.1.2.3', 'private'],
+    ['2600::5efe:8.8.8.8', 'public'],
+    ['2002:808:808::5efe:a9fe:a9fe', 'link-local'], // ISATAP behind a 6to4 prefix
+    ['168.63.129.16', 'cloud-metadata'], // Azure WireServer
+    ['168.63.129.15', 'public'],
+    ['168.63.129.17', 'public'],
+    ['::ffff:168.63.129.16', 'cloud-metadata'],
+    ['64:ff9b::a83f:8110', 'cloud-metadata'],
+    ['fd20:ce::254', 'cloud-metadata'], // Google Compute Engine, IPv6-only instances
+    ['fd20:ce::253', 'unique-local'],
     ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'reserved'],
     ['100::1', 'reserved'],
     ['5f00::1', 'reserved'],
@@ -137,6 +163,21 @@ describe('address-policy', () => {
       expect(isPublicAddress(address)).to.equal(expected === 'public');
     });
   }
+
+  it('keeps metadata and link-local refused under allowPrivate, however the IPv4 address is carried', () => {
+    const forms = [
+      '169.254.169.254', '::ffff:169.254.169.254', '::169.254.169.254', '::ffff:0:169.254.169.254', '64:ff9b::169.254.169.254',
+      '64:ff9b:1::169.254.169.254', '64:ff9b:1:0:a9:fea9:fe00::', '64:ff9b:1:a9:fe:a9fe::', '64:ff9b:1:a9fe:a9:fe00::',
+      '2002:a9fe:a9fe::1', '2001:0:4136:e378:8000:63bf:5601:5601', '2001:0:a9fe:a9fe::', '2600::5efe:169.254.169.254', '2600::200:5efe:a9fe:a9fe',
+      '168.63.129.16', '::ffff:0:168.63.129.16', '64:ff9b:1::a83f:8110', '100.100.100.200', '64:ff9b:1::6464:64c8', '192.0.0.192',
+      'fd00:ec2::254', 'fd20:ce::254', 'fe80::a9fe:a9fe',
+    ];
+    for (const address of forms) {
+      const cls = classifyAddress(address);
+      expect(mayConnect(cls, { allowPrivate: true }), `${address} (${cls})`).to.equal(false);
+      expect(mayConnect(cls, { allowPrivate: true, allowLinkLocal: true }), address).to.equal(true);
+    }
+  });
 
   it('parses IPv4 to a 32-bit number', () => {
     expect(parseIPv4('127.0.0.1')).to.equal(0x7f000001);

@@ -8,43 +8,7 @@ import { expect } from 'chai';
 import zlib from 'node:zlib';
 
 import { findActiveContent, pdfText } from '../../src/engines/tex/pdf-safety.js';
-
-type Part = string | Buffer;
-
-function stream(dict: string, data: Part, length?: number): Buffer {
-  const bytes = Buffer.from(data);
-  return Buffer.concat([Buffer.from(`<< ${dict} /Length ${length ?? bytes.length} >>\nstream\n`), bytes, Buffer.from('\nendstream')]);
-}
-
-/** An object stream holding these objects (numbered from `first`), deflated. */
-function objectStream(first: number, objects: string[], filter = '/Filter /FlateDecode'): Buffer {
-  let offset = 0;
-  const header: string[] = [];
-  for (const [i, o] of objects.entries()) {
-    header.push(`${first + i} ${offset}`);
-    offset += o.length + 1;
-  }
-  const head = `${header.join(' ')}\n`;
-  const plain = Buffer.from(head + objects.join('\n') + '\n', 'latin1');
-  const data = filter.includes('Flate') ? zlib.deflateSync(plain) : plain;
-  return stream(`/Type /ObjStm /N ${objects.length} /First ${head.length} ${filter}`, data);
-}
-
-/** A whole file: objects numbered from 1, a cross-reference table and a trailer. */
-function pdf(objects: Part[], trailer = '<< /Size 9 /Root 1 0 R >>'): Uint8Array {
-  const parts: Buffer[] = [Buffer.from('%PDF-1.5\n%\xd0\xd4\xc5\xd8\n', 'latin1')];
-  const offsets: number[] = [];
-  let at = parts[0]!.length;
-  objects.forEach((o, i) => {
-    const chunk = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`), Buffer.from(o), Buffer.from('\nendobj\n')]);
-    offsets.push(at);
-    at += chunk.length;
-    parts.push(chunk);
-  });
-  const xref = ['xref', `0 ${objects.length + 1}`, '0000000000 65535 f ', ...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n `)].join('\n');
-  parts.push(Buffer.from(`${xref}\ntrailer\n${trailer}\nstartxref\n${at}\n%%EOF\n`));
-  return new Uint8Array(Buffer.concat(parts));
-}
+import { objectStream, pdf, stream, type Part } from '../support/pdf-file.js';
 
 const catalog = (extra = ''): string => `<< /Type /Catalog /Pages 2 0 R ${extra} >>`;
 const pages = '<< /Type /Pages /Kids [3 0 R] /Count 1 >>';
@@ -160,9 +124,10 @@ describe('PDF active-content check', () => {
 
   it('finds the stream end when /Length is wrong or indirect', () => {
     const lying = stream('', 'BT (/JS) Tj ET', 3);
-    const indirect = Buffer.from(stream('', 'BT (/JS) Tj ET').toString('latin1').replace(/\/Length \d+/, '/Length 9 0 R'), 'latin1');
-    for (const s of [lying, indirect]) {
-      expect(findActiveContent(pdf([catalog(), pages, page(), s, '<< /S /Launch /F (x) >>']))).to.deep.equal(['/S /Launch (object 5 0)']);
+    const indirect = Buffer.from(stream('', 'BT (/JS) Tj ET').toString('latin1').replace(/\/Length \d+/, '/Length 6 0 R'), 'latin1');
+    const wrong = Buffer.from(stream('', 'BT (/JS) Tj ET').toString('latin1').replace(/\/Length \d+/, '/Length 7 0 R'), 'latin1');
+    for (const s of [lying, indirect, wrong]) {
+      expect(findActiveContent(pdf([catalog(), pages, page(), s, '<< /S /Launch /F (x) >>', '14', '3']))).to.deep.equal(['/S /Launch (object 5 0)']);
     }
   });
 
@@ -170,5 +135,80 @@ describe('PDF active-content check', () => {
     expect(findActiveContent(pdf([catalog(), pages, page(), content(), '<< /A (unterminated >>']))[0]).to.match(/cannot read/);
     expect(findActiveContent(pdf([catalog(), pages, page(), content(), `${'['.repeat(200)}${']'.repeat(200)}`]))[0]).to.match(/nesting too deep/);
     expect(findActiveContent(pdf([catalog(), pages, page(), content(), '<< /A 1 >> >>']))[0]).to.match(/cannot read/);
+  });
+  // Issue 19: a value given as `n g R` is what the object n holds; readers
+  // (pdfTeX's xpdf, pdf.js, Acrobat) follow the reference, so the check must too.
+  describe('values given by reference', () => {
+    /** A one-page PDF whose annotation (object 5) is `annot`, with objects 6, 7... after it. */
+    const annotated = (annot: string, ...more: Part[]): Uint8Array => pdf([catalog(), pages, page('/Annots [5 0 R]'), content(), annot, ...more]);
+    const joined = (file: Uint8Array): string => findActiveContent(file).join('\n');
+
+    it('finds an action type given by reference (the reproduction: /S 6 0 R, 6 0 obj /Launch)', () => {
+      expect(findActiveContent(annotated(link('<< /S 6 0 R /F (calc.exe) >>'), '/Launch'))).to.include('/S /Launch (object 5 0)');
+    });
+
+    it('finds every refused action type, annotation subtype and object type given by reference', () => {
+      for (const type of ['Launch', 'GoToR', 'GoToE', 'SubmitForm', 'ImportData', 'ResetForm', 'JavaScript', 'Rendition', 'Sound', 'Movie', 'RichMedia']) {
+        expect(joined(annotated(link('<< /S 6 0 R /F (x) >>'), `/${type}`)), `/S ${type}`).to.include(`/S /${type}`);
+      }
+      for (const type of ['FileAttachment', 'Sound', 'Movie', 'RichMedia', 'Widget', '3D']) {
+        expect(joined(annotated('<< /Type /Annot /Subtype 6 0 R /Rect [0 0 1 1] /FS (a) >>', `/${type}`)), `/Subtype ${type}`).to.include(`/Subtype /${type}`);
+      }
+      expect(joined(annotated(link('(https://example.org/)'), stream('/Type 7 0 R', 'secret'), '/EmbeddedFile'))).to.include('/Type /EmbeddedFile');
+    });
+
+    it('follows chains of references, also into object streams', () => {
+      expect(joined(annotated(link('<< /S 6 0 R >>'), '7 0 R', '8 0 R', '/Launch'))).to.include('/S /Launch (object 5 0)');
+      const packed = annotated(link('<< /S 7 0 R /F (calc.exe) >>'), objectStream(7, ['8 0 R', '/GoToR']));
+      expect(joined(packed)).to.include('/S /GoToR (object 5 0)');
+      const uri = annotated(link('<< /S /URI /URI 6 0 R >>'), objectStream(7, ['(javascript:app.alert\\(1\\))']));
+      expect(joined(Buffer.from(Buffer.from(uri).toString('latin1').replace('/URI 6 0 R', '/URI 7 0 R'), 'latin1'))).to.include('a URI action to "javascript:app.alert(1)"');
+    });
+
+    it('judges every version of an object that the file holds (an update may replace it)', () => {
+      const base = Buffer.from(annotated(link('<< /S 6 0 R /D (x) >>'), '/GoTo'));
+      const update = Buffer.from('\n6 0 obj\n/Launch\nendobj\n');
+      expect(joined(new Uint8Array(Buffer.concat([base, update])))).to.include('/S /Launch');
+      // The reference names generation 1; a reader that ignores a mismatch would still find object 6.
+      expect(joined(annotated(link('<< /S 6 1 R /F (calc.exe) >>'), '/Launch'))).to.include('/S /Launch');
+    });
+
+    it('refuses a checked value whose reference cannot be resolved: missing, a loop, or a chain too long', () => {
+      const unresolved = /cannot resolve/;
+      const cases: Array<[string, Uint8Array]> = [
+        ['missing /S', annotated(link('<< /S 9 0 R /F (calc.exe) >>'))],
+        ['missing /Subtype', annotated('<< /Type /Annot /Subtype 9 0 R /Rect [0 0 1 1] >>')],
+        ['missing /Type', pdf([catalog(), pages, page(), content(), stream('/Type 9 0 R', 'secret')])],
+        ['missing /URI', annotated(link('<< /S /URI /URI 9 0 R >>'))],
+        ['missing /A', annotated(link('9 0 R'))],
+        ['missing /OpenAction', pdf([catalog('/OpenAction 9 0 R'), pages, page(), content()])],
+        ['missing /AA entry', pdf([catalog(), pages, page('/AA << /O 9 0 R >>'), content()])],
+        ['missing /Next', annotated(link('<< /S /GoTo /D (x) /Next [6 0 R 9 0 R] >>'), '<< /S /GoTo /D (y) >>')],
+        ['missing annotation', pdf([catalog(), pages, page('/Annots [9 0 R]'), content()])],
+        ['a loop', annotated(link('<< /S 6 0 R >>'), '7 0 R', '6 0 R')],
+        ['a self-reference', annotated(link('<< /S 6 0 R >>'), '6 0 R')],
+        ['a chain too long', pdf([catalog(), pages, page('/Annots [5 0 R]'), content(), link('<< /S 6 0 R >>'), ...Array.from({ length: 40 }, (_, i) => `${i + 7} 0 R`), '/Launch'])],
+      ];
+      for (const [what, file] of cases) expect(joined(file), what).to.match(unresolved);
+    });
+
+    it('passes safe values given by reference', () => {
+      expect(findActiveContent(annotated('<< /Type 6 0 R /Subtype 7 0 R /Rect [0 0 10 10] /A 8 0 R >>', '/Annot', '/Link', '<< /S 9 0 R /URI 10 0 R /Next 11 0 R >>', '/URI', '12 0 R', '[13 0 R]', '(https://example.org/)', '<< /S /GoTo /D (x) >>'))).to.deep.equal([]);
+      expect(findActiveContent(pdf([catalog('/OpenAction 5 0 R'), pages, page(), content(), '[3 0 R /Fit]']))).to.deep.equal([]);
+    });
+
+    it('refuses a stream whose indirect /Length ends it elsewhere than the first "endstream" in its data', () => {
+      // The data holds "endstream" and opens a string: read only up to there,
+      // the string would swallow the annotation after the stream, up to the
+      // ")" that a reader sees in a comment. A reader takes the length from
+      // object 5, which the string swallows too, or which comes first.
+      const data = 'q Q\nendstream\n(';
+      const lying = Buffer.from(`<< /Length 5 0 R >>\nstream\n${data}\nendstream`, 'latin1');
+      const hidden = pdf([catalog(), pages, page('/Annots [6 0 R]'), lying, String(data.length), link('<< /S /Launch /F (calc.exe) >>'), '% )\n<< >>']);
+      expect(joined(hidden)).to.match(/stream 4 0 .*\/Length 5 0 R/);
+      const first = Buffer.from(`<< /Length 4 0 R >>\nstream\n${data}\nendstream`, 'latin1');
+      const visible = pdf([catalog(), pages, page('/Annots [6 0 R]'), String(data.length), first, link('<< /S /Launch /F (calc.exe) >>'), '% )\n<< >>']);
+      expect(joined(visible)).to.match(/stream 5 0 .*\/Length 4 0 R/);
+    });
   });
 });
