@@ -6,9 +6,12 @@
 #   2. the first `npm install`, with nothing cached (the goal: 5 minutes);
 #   3. a second `npm install` with nothing changed (the goal: under 30 s);
 # and the disk each part takes (Debian packages, node_modules, wasm/, cache).
+# With --compile, then also the path a changed input takes: pdfTeX compiled
+# from Debian's sources (RST2_TEX_FORCE=1), timed, and its pdftex.wasm
+# compared with the committed one (scripts/tex/prebuilt).
 # Each set-up step's own time is in its `[setup] ... done in N s` line.
 #
-# usage: bash bench/install.sh      (as root; about 10 minutes)
+# usage: bash bench/install.sh [--compile]     (as root; 5 to 15 minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runner=${CLEAN_ROOM_RUN:-}
@@ -35,6 +38,15 @@ printf "%-44s %8d MB\n" "Debian packages installed (/usr /var /etc)" "$(( $(mb /
 printf "%-44s %8d MB\n" "node_modules" "$(mb node_modules)"
 printf "%-44s %8d MB\n" "wasm/" "$(mb wasm)"
 printf "%-44s %8d MB\n" "~/.cache/rst2" "$(mb /root/.cache/rst2)"
+if [ "$COMPILE" = 1 ]; then
+  compile=$(t env RST2_TEX_FORCE=1 bash scripts/build-tex.sh)
+  printf "%-44s %8.1f s\n" "pdfTeX compiled from source (changed input)" "$compile"
+  want=$(awk "\$2 == \"pdftex.wasm\" { print \$1 }" scripts/tex/prebuilt/sha256)
+  have=$(sha256sum wasm/tex/pdftex.wasm | cut -d" " -f1)
+  if [ "$want" = "$have" ]; then echo "compiled pdftex.wasm: the same bytes as the committed one ($have)";
+  else echo "compiled pdftex.wasm differs from the committed one: $have, committed $want"; fi
+fi
 '
 echo "set-up benchmark, $(date -u +%F), $(nproc) cores, commit $(git rev-parse --short HEAD)"
-bash "$runner" "$inside"
+COMPILE=0; [ "${1:-}" = --compile ] && COMPILE=1
+bash "$runner" "COMPILE=$COMPILE; $inside"

@@ -22,19 +22,26 @@
 # only redoes those steps.  Later runs only copy the cached result into
 # wasm/tex.
 #
-# Needs Debian 12 (bookworm), root (or sudo) for apt-get, and network access
-# to Debian's apt repositories.  Apt packages it installs when missing:
-#   emscripten texlive-binaries build-essential dpkg-dev pkg-config
-#   xz-utils bzip2 perl python3 ca-certificates
+# The engine is compiled only when the committed one (scripts/tex/prebuilt,
+# with the key of its inputs) does not match today's inputs: the build
+# script's hash and the Debian versions of the sources and build tools.
+#
+# Needs Debian 12 (bookworm), root (or sudo) for apt-get install, and access
+# to Debian's mirror.  Packages it installs with the system's apt when missing:
+#   texlive-binaries xz-utils perl python3 ca-certificates     (always)
+#   emscripten build-essential dpkg-dev pkg-config bzip2       (to compile)
 # (emscripten pulls clang-14, lld-14, llvm-14, binaryen, node-acorn;
-#  texlive-binaries provides tangle, ctangle and tie, used as build tools
-#  only; no TeX files of the build machine end up in the result.)
+#  texlive-binaries provides tangle, ctangle, tie and mf, used as build tools
+#  only, with an empty texmf.cnf of ours: no TeX file of the build machine is
+#  read or ends up in the result.)  Everything else is downloaded through
+#  our own apt lists (scripts/apt-private) into the cache folder.
 #
 # Environment: RST2_CACHE_DIR (cache root), RST2_TEX_JOBS (make -j, default
-# nproc), RST2_TEX_FORCE=1 (ignore a cached result and rebuild).
+# nproc), RST2_TEX_FORCE=1 (ignore cached and committed results: compile),
+# RST2_TEX_UPDATE_PREBUILT=1 (copy the engine into scripts/tex/prebuilt).
 set -euo pipefail
 
-log() { printf '[tex] %s\n' "$*"; }
+log() { printf '[tex] %4ds %s\n' "$SECONDS" "$*"; }
 die() { printf '[tex] ERROR: %s\n' "$*" >&2; exit 1; }
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -46,8 +53,14 @@ JOBS="${RST2_TEX_JOBS:-$(nproc 2>/dev/null || echo 2)}"
 . "$HERE/tex/script-fonts.sh"
 T0=$(date +%s)
 
-APT_PREREQS=(emscripten texlive-binaries build-essential dpkg-dev pkg-config
-             xz-utils bzip2 perl python3 ca-certificates)
+# Always needed: mf (texlive-binaries) makes the Cyrillic TFMs, python3 the
+# script table. Only for compiling the engine, when the committed one does
+# not match today's inputs: emscripten (clang, LLVM, binaryen) and the rest.
+APT_PREREQS=(texlive-binaries xz-utils perl python3 ca-certificates)
+APT_ENGINE_PREREQS=(emscripten build-essential dpkg-dev pkg-config bzip2)
+# The engine this script compiled, committed with the key of its inputs, so
+# that a new machine need not compile it (scripts/tex/prebuilt/README.md).
+PREBUILT="$HERE/tex/prebuilt"
 SRC_PKGS=(texlive-bin zlib libpng1.6)
 TEXMF_DEBS=(tex-common texlive-base texlive-latex-base texlive-latex-recommended
             texlive-fonts-recommended texlive-latex-extra lmodern fonts-lmodern
@@ -75,25 +88,25 @@ apt_update_once() {
   fi
 }
 
-missing=()
-for p in "${APT_PREREQS[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
-if [ "${#missing[@]}" -gt 0 ]; then
+install_prereqs() { # package...: installs the missing ones with the system's apt
+  local p missing=()
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  [ "${#missing[@]}" -gt 0 ] || return 0
   [ "${SUDO[0]:-}" != false ] ||
     die "the build needs these Debian packages, and installing them needs root or sudo: ${missing[*]} (apt-get install --no-install-recommends ${missing[*]})"
   log "installing build prerequisites: ${missing[*]}"
   apt_update_once
   apt_get install -y -q --no-install-recommends "${missing[@]}" >/dev/null ||
     die "apt-get install ${missing[*]} failed"
-fi
+}
+install_prereqs "${APT_PREREQS[@]}"
 
 # Debian's package lists for the downloads, kept in our cache folder, never
 # in the machine's apt configuration (scripts/apt-private).
 APT_PRIVATE="$REPO/scripts/apt-private"
 apt_private() { "$APT_PRIVATE" "$@"; }
-apt_private apt-cache showsrc texlive-bin 2>/dev/null | grep -q '^Package: texlive-bin' ||
-  die "apt-private: no source package texlive-bin in Debian's lists"
 
 # Nothing of a TeX installation on this machine is read: kpathsea's programs
 # used as build tools (tangle, tie, ctangle, mf) find their configuration in
@@ -106,16 +119,31 @@ export TEXMFCNF="$TEXMFCNF_EMPTY" MKTEXMF=0 MKTEXTFM=0 MKTEXPK=0 MKTEXTEX=0 MKTE
 unset TEXINPUTS MFINPUTS TFMFONTS TEXMF TEXMFHOME TEXMFVAR TEXMFCONFIG || true
 
 # ---------------------------------------------------------------- cache key
-src_versions() { apt_private apt-cache showsrc "$1" | awk '/^Version:/{print $2}' | sort -u | tr '\n' ' '; }
-deb_version() { apt_private apt-cache show --no-all-versions "$1" 2>/dev/null | awk '/^Version:/ && v == "" {v = $2} END {print v}'; }
+# One apt-cache call for all packages: each call reads the whole lists.
+declare -A DEB_VERSION DEB_SHA256 SRC_VERSIONS
+while read -r p v sha; do DEB_VERSION[$p]=$v; DEB_SHA256[$p]=$sha; done < <(
+  apt_private apt-cache show --no-all-versions "${TEXMF_DEBS[@]}" emscripten texlive-binaries |
+    awk '/^Package:/ { p = $2 } /^Version:/ { v = $2 } /^SHA256:/ { s = $2 } /^$/ && p { print p, v, s; p = "" } END { if (p) print p, v, s }')
+while read -r p v; do SRC_VERSIONS[$p]+="$v "; done < <(
+  apt_private apt-cache showsrc "${SRC_PKGS[@]}" | awk '/^Package:/ { p = $2 } /^Version:/ { print p, $2 }' | sort -u)
+for p in "${TEXMF_DEBS[@]}" emscripten texlive-binaries; do
+  [ -n "${DEB_VERSION[$p]:-}" ] || die "package $p not in Debian bookworm's lists"
+done
+for p in "${SRC_PKGS[@]}"; do
+  [ -n "${SRC_VERSIONS[$p]:-}" ] || die "source package $p not in Debian bookworm's lists"
+done
+src_versions() { printf '%s' "${SRC_VERSIONS[$1]}"; }
+deb_version() { printf '%s' "${DEB_VERSION[$1]}"; }
 
 VERSIONS_TXT=""
 for p in "${SRC_PKGS[@]}"; do VERSIONS_TXT+="src $p $(src_versions "$p")"$'\n'; done
 for p in "${TEXMF_DEBS[@]}"; do VERSIONS_TXT+="deb $p $(deb_version "$p")"$'\n'; done
-VERSIONS_TXT+="tool emscripten $(dpkg-query -W -f='${Version}' emscripten)"$'\n'
-VERSIONS_TXT+="tool texlive-binaries $(dpkg-query -W -f='${Version}' texlive-binaries)"$'\n'
+# The build tools by the version Debian offers today (what apt would install),
+# so that the key is known before emscripten is.
+VERSIONS_TXT+="tool emscripten $(deb_version emscripten)"$'\n'
+VERSIONS_TXT+="tool texlive-binaries $(deb_version texlive-binaries)"$'\n'
 ENGINE_VERSIONS_TXT=$(printf '%s' "$VERSIONS_TXT" | grep -v '^deb ')
-SCRIPT_HASH=$(cat "$HERE/build-tex.sh" $(find "$HERE/tex" -type f | LC_ALL=C sort) | sha256sum | cut -c1-64)
+SCRIPT_HASH=$(cat "$HERE/build-tex.sh" $(find "$HERE/tex" -path "$PREBUILT" -prune -o -type f -print | LC_ALL=C sort) | sha256sum | cut -c1-64)
 KEY=$(printf '%s\n%s' "$SCRIPT_HASH" "$VERSIONS_TXT" | sha256sum | cut -c1-16)
 ENGINE_KEY=$(printf '%s\n%s' "$(sha256sum < "$HERE/tex/build-engine.sh")" "$ENGINE_VERSIONS_TXT" | sha256sum | cut -c1-16)
 CDIR="$CACHE_ROOT/$KEY"
@@ -156,42 +184,55 @@ run_logged() { # name cmd...
   fi
 }
 
-# A whole build made before the engine had its own cache entry holds the
-# same engine when it was built from the same sources with the same tools:
-# take it instead of compiling again.
-adopt_engine() {
-  local d v
-  for d in "$CACHE_ROOT"/*/; do
-    d=${d%/}
-    [ -f "$d/done" ] && [ -f "$d/versions.txt" ] && [ -f "$d/result/pdftex.wasm" ] || continue
-    [ "$(grep -v '^deb ' "$d/versions.txt")" = "$ENGINE_VERSIONS_TXT" ] || continue
-    v=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).engine.version || "")' "$d/result/manifest.json" 2>/dev/null) || continue
-    [ -n "$v" ] || continue
-    log "engine: adopting the one in $d (same sources and tools)"
-    mkdir -p "$EDIR.tmp"
-    cp "$d/result/pdftex.cjs" "$d/result/pdftex.wasm" "$EDIR.tmp/"
-    echo "$v" > "$EDIR.tmp/pdftex-version"
-    grep '^src ' "$d/built-from.txt" > "$EDIR.tmp/built-from.txt"
-    touch "$EDIR.tmp/done"
-    mv "$EDIR.tmp" "$EDIR"
-    return 0
-  done
-  return 1
+# The committed engine, when it was built from exactly today's inputs (its
+# key file holds the key, and its sha256 file the files' digests).
+use_prebuilt() {
+  [ -f "$PREBUILT/key" ] && [ "$(cat "$PREBUILT/key")" = "$ENGINE_KEY" ] || return 1
+  (cd "$PREBUILT" && sha256sum --quiet -c sha256) || die "scripts/tex/prebuilt: a file does not match its sha256 (damaged checkout?)"
+  mkdir -p "$EDIR.tmp"
+  cp "$PREBUILT/pdftex.cjs" "$PREBUILT/pdftex.wasm" "$PREBUILT/pdftex-version" "$PREBUILT/built-from.txt" "$EDIR.tmp/"
+  echo committed > "$EDIR.tmp/origin"
+  touch "$EDIR.tmp/done"
+  mv "$EDIR.tmp" "$EDIR"
+  log "engine: the committed build (scripts/tex/prebuilt, key $ENGINE_KEY) matches today's inputs"
+}
+
+# RST2_TEX_UPDATE_PREBUILT=1: after compiling, put the engine into
+# scripts/tex/prebuilt with its key, to be committed.
+update_prebuilt() {
+  mkdir -p "$PREBUILT"
+  cp "$EDIR/pdftex.cjs" "$EDIR/pdftex.wasm" "$EDIR/pdftex-version" "$EDIR/built-from.txt" "$PREBUILT/"
+  printf '%s\n' "$ENGINE_KEY" > "$PREBUILT/key"
+  { sha256sum < "$HERE/tex/build-engine.sh" | sed 's/ .*/  scripts\/tex\/build-engine.sh/'; printf '%s\n' "$ENGINE_VERSIONS_TXT"; } > "$PREBUILT/inputs.txt"
+  (cd "$PREBUILT" && sha256sum pdftex.cjs pdftex.wasm pdftex-version built-from.txt > sha256)
+  log "engine: copied into $PREBUILT (key $ENGINE_KEY): commit it"
 }
 
 if [ -f "$EDIR/done" ] && [ "${RST2_TEX_FORCE:-0}" != 1 ]; then
   log "engine: using cached build $EDIR"
-elif [ "${RST2_TEX_FORCE:-0}" != 1 ] && adopt_engine; then
+elif [ "${RST2_TEX_FORCE:-0}" != 1 ] && use_prebuilt; then
   :
 else
+  if [ -f "$PREBUILT/key" ] && [ "${RST2_TEX_FORCE:-0}" != 1 ]; then
+    log "engine: today's inputs (key $ENGINE_KEY) differ from the committed build's ($(cat "$PREBUILT/key")): compiling"
+    log "  (see scripts/tex/prebuilt/README.md; what changed: compare its inputs.txt with $CDIR/versions.txt)"
+  fi
+  install_prereqs "${APT_ENGINE_PREREQS[@]}"
+  for p in emscripten texlive-binaries; do
+    have=$(dpkg-query -W -f='${Version}' "$p")
+    [ "$have" = "$(deb_version "$p")" ] ||
+      die "$p $have is installed, Debian has $(deb_version "$p") (the engine's key says so): apt-get update && apt-get install --only-upgrade $p"
+  done
   rm -rf "$EDIR" "$EDIR.tmp"
   mkdir -p "$EDIR.tmp"
   # shellcheck source=tex/build-engine.sh
   . "$HERE/tex/build-engine.sh"
   build_engine "$WORK/engine" "$EDIR.tmp"
+  echo compiled > "$EDIR.tmp/origin"
   touch "$EDIR.tmp/done"
   mv "$EDIR.tmp" "$EDIR"
 fi
+[ "${RST2_TEX_UPDATE_PREBUILT:-0}" != 1 ] || update_prebuilt
 cp "$EDIR/pdftex.cjs" "$EDIR/pdftex.wasm" "$RESULT/"
 cp "$EDIR/built-from.txt" "$CDIR/built-from.txt"
 PDFTEX_VERSION=$(cat "$EDIR/pdftex-version")
@@ -205,7 +246,7 @@ mkdir -p "$DEBS" "$STAGE" "$EXTRA" "$SCRIPTS_STAGE"
 for p in "${TEXMF_DEBS[@]}"; do
   v=$(deb_version "$p")
   f=$(ls "$DEBS/${p}_"*.deb | head -n 1)
-  want=$(apt_private apt-cache show --no-all-versions "$p" | awk '/^SHA256:/ && v == "" {v = $2} END {print v}')
+  want=${DEB_SHA256[$p]}
   have=$(sha256sum "$f" | cut -d' ' -f1)
   [ "$want" = "$have" ] || die "SHA-256 mismatch for $f (apt-cache: $want, file: $have)"
   echo "deb $p $v sha256:$have" >> "$CDIR/built-from.txt"
@@ -218,11 +259,12 @@ log "assembling the texmf tree"
 TEXMF="$RESULT/texmf"
 mkdir -p "$TEXMF"
 # -L: dereference symlinks; dangling ones (to /var/lib/texmf, docs) are skipped.
+# -L: dereference symlinks; dangling ones (to /var/lib/texmf, docs) are not
+# regular files under -L and are skipped. One cp per batch of files, not per
+# file: the tree has tens of thousands.
 copy_tree() { # from to
-  (cd "$1" && find -L . \( -type f -o -type d \) -print0 2>/dev/null |
-    while IFS= read -r -d '' f; do
-      if [ -d "$f" ]; then mkdir -p "$2/$f"; else cp -L "$f" "$2/$f"; fi
-    done)
+  mkdir -p "$2"
+  (cd "$1" && find -L . -type f -print0 2>/dev/null | xargs -0 -r cp -L --parents -t "$2")
 }
 for sub in tex fonts; do
   copy_tree "$STAGE/usr/share/texlive/texmf-dist/$sub" "$TEXMF/$sub"
@@ -290,7 +332,7 @@ run_logged fmt node "$HERE/tex/dump-format.mjs" "$RESULT"
 
 # ---------------------------------------------------------------- manifest
 log "writing manifest.json"
-EMSCRIPTEN_VERSION=$(dpkg-query -W -f='${Version}' emscripten) \
+ENGINE_ORIGIN=$(cat "$EDIR/origin" 2>/dev/null || echo compiled) EMSCRIPTEN_VERSION=$(grep '^tool emscripten ' "$CDIR/versions.txt" | cut -d' ' -f3) \
   node - "$RESULT" "$KEY" "$CDIR/built-from.txt" "$PDFTEX_VERSION" <<'EOF'
 const fs = require('fs'), path = require('path');
 const [dir, key, builtFrom, pdftexVersion] = process.argv.slice(2);
@@ -309,7 +351,8 @@ const size = (f) => fs.statSync(path.join(dir, f)).size;
 const manifest = {
   key, builtAt: new Date().toISOString(),
   engine: { name: 'pdfTeX', version: pdftexVersion || null, glue: 'pdftex.cjs', factory: 'createPdftex',
-            wasm: 'pdftex.wasm', emscripten: process.env.EMSCRIPTEN_VERSION || null },
+            wasm: 'pdftex.wasm', emscripten: process.env.EMSCRIPTEN_VERSION || null,
+            origin: process.env.ENGINE_ORIGIN, sha256: require('crypto').createHash('sha256').update(fs.readFileSync(path.join(dir, 'pdftex.wasm'))).digest('hex') },
   format: 'pdflatex.fmt', texmfCnf: 'texmf.cnf', texmf: 'texmf',
   packages,
   sizes: { 'pdftex.cjs': size('pdftex.cjs'), 'pdftex.wasm': size('pdftex.wasm'),
