@@ -25,19 +25,19 @@ function sh(cmd, args, opts = {}) {
 // Debian's lists in our cache folder, never the machine's apt (scripts/apt-private).
 const aptPrivate = path.join(root, 'scripts', 'apt-private');
 
-function packageInfo(name) {
-  let out = '';
-  try { out = sh(aptPrivate, ['apt-cache', 'show', '--no-all-versions', name]); } catch { out = ''; }
-  const field = (f) => (out.match(new RegExp(`^${f}: (.*)$`, 'm')) ?? [])[1];
-  if (!field('Version')) return null;
-  return { name, version: field('Version'), sha256: field('SHA256'), filename: field('Filename') };
-}
-
+// One apt-cache call for all packages: each call reads the whole lists.
 function resolvePackages() {
-  const infos = PACKAGES.map(packageInfo);
-  const missing = PACKAGES.filter((_, i) => infos[i] === null);
+  let out = '';
+  try { out = sh(aptPrivate, ['apt-cache', 'show', '--no-all-versions', ...PACKAGES]); } catch { out = ''; }
+  const infos = new Map();
+  for (const record of out.split(/\n\n+/)) {
+    const field = (f) => (record.match(new RegExp(`^${f}: (.*)$`, 'm')) ?? [])[1];
+    const name = field('Package');
+    if (name && field('Version')) infos.set(name, { name, version: field('Version'), sha256: field('SHA256'), filename: field('Filename') });
+  }
+  const missing = PACKAGES.filter((name) => !infos.has(name));
   if (missing.length) throw new Error(`Debian packages not found in bookworm's lists: ${missing.join(', ')}`);
-  return infos;
+  return PACKAGES.map((name) => infos.get(name));
 }
 
 // The CPython inside Pyodide decides where site-packages is (lib/python3.N).
