@@ -5,7 +5,7 @@
  * in WebAssembly has no file system or network, and we never hand it the
  * external images it asks for, so an SVG's hrefs stay unresolved. GIF
  * (first frame) and WebP are decoded and written as PNG. Pixel counts are
- * checked before anything is decoded (sniff.ts).
+ * checked, canvas and every frame, before anything is decoded (sniff.ts).
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,7 +13,7 @@ import path from 'node:path';
 
 import { findActiveContent } from '../engines/tex/pdf-safety.js';
 import { encodePng } from './png-encode.js';
-import { checkPixels, type Sniffed } from './sniff.js';
+import { checkSize, type Sniffed } from './sniff.js';
 import { ImageRefused } from './problems.js';
 import { checkEmbeddedImages } from './svg-embedded.js';
 
@@ -135,7 +135,7 @@ export interface ConvertOptions {
 
 /** The file for pdfTeX, or ImageRefused. */
 export async function prepareImage(bytes: Uint8Array, sniffed: Sniffed, options: ConvertOptions): Promise<Prepared> {
-  if (sniffed.width !== undefined && sniffed.height !== undefined) checkPixels(sniffed.width, sniffed.height, options.maxPixels);
+  checkSize(sniffed, options.maxPixels);
   switch (sniffed.format) {
     case 'png':
       return { bytes, ext: 'png' };
