@@ -46,13 +46,16 @@ function payloadOf(uri: string): Uint8Array {
 /**
  * Refuses an SVG that embeds, at any depth up to EMBEDDED_DEPTH, an image of
  * more than `maxPixels` pixels (all its embedded images together), an SVG
- * with entity declarations, or data the check cannot read.
+ * with entity declarations or filters, or data the check cannot read.
  */
 export function checkEmbeddedImages(svg: string, maxPixels: number): void {
   let pixels = 0;
   const visit = (text: string, depth: number): void => {
     // Entities expand without bound; only the outer SVG's DOCTYPE is checked by sniff.
     if (/<!ENTITY/i.test(text)) throw new ImageRefused('the SVG declares XML entities');
+    // The filter check (svg-filters.ts) reads the outer SVG's tree, where an
+    // embedded SVG is still a data: URI: filters there would go unchecked.
+    if (depth > 0 && /<\s*(?:[\w.-]+:)?fe[A-Z]/.test(text)) throw new ImageRefused('the SVG embeds an SVG image with filters (filters are drawn only in the outer SVG)');
     for (const [, quoted, unquoted] of unescapeXml(text).matchAll(DATA_URI)) {
       const bytes = payloadOf(quoted ?? unquoted ?? '');
       let sniffed;
