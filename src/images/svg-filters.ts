@@ -37,19 +37,19 @@ const EMPTY: Box = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
 const multiply = ([a, b, c, d, e, f]: Matrix, [A, B, C, D, E, F]: Matrix): Matrix =>
   [a * A + c * B, b * A + d * B, a * C + c * D, b * C + d * D, a * E + c * F + e, b * E + d * F + f];
 
-const union = (p: Box, q: Box): Box => ({ x0: Math.min(p.x0, q.x0), y0: Math.min(p.y0, q.y0), x1: Math.max(p.x1, q.x1), y1: Math.max(p.y1, q.y1) });
-const isEmpty = (box: Box): boolean => !(box.x1 >= box.x0 && box.y1 >= box.y0);
+// Nothing drawn is EMPTY itself, never judged by comparing numbers: a box
+// of NaN (from an infinite size) must stay NaN, and so be refused.
+const isEmpty = (box: Box): boolean => box === EMPTY;
+const union = (p: Box, q: Box): Box =>
+  isEmpty(p) ? q : isEmpty(q) ? p : { x0: Math.min(p.x0, q.x0), y0: Math.min(p.y0, q.y0), x1: Math.max(p.x1, q.x1), y1: Math.max(p.y1, q.y1) };
+const point = (x: number, y: number): Box => ({ x0: x, y0: y, x1: x, y1: y });
 
 function apply([a, b, c, d, e, f]: Matrix, box: Box): Box {
   if (isEmpty(box)) return EMPTY;
   const xs = [box.x0, box.x1];
   const ys = [box.y0, box.y1];
   let out = EMPTY;
-  for (const x of xs) for (const y of ys) {
-    const px = a * x + c * y + e;
-    const py = b * x + d * y + f;
-    out = union(out, { x0: px, y0: py, x1: px, y1: py });
-  }
+  for (const x of xs) for (const y of ys) out = union(out, point(a * x + c * y + e, b * x + d * y + f));
   return out;
 }
 
@@ -71,16 +71,17 @@ function transformOf(el: Element): Matrix {
   return m as unknown as Matrix;
 }
 
+// A value that is not finite stays so: the sizes it makes are then refused.
 const number = (el: Element, name: string, fallback: number): number => {
-  const value = Number(attr(el, name) ?? fallback);
-  return Number.isFinite(value) ? value : fallback;
+  const value = attr(el, name);
+  return value === undefined ? fallback : Number(value);
 };
 
 /** An upper bound of what a path covers: its points (usvg writes absolute M, L, Q, C only) and stroke. */
 function pathBox(el: Element): Box {
   const xy = numbers(attr(el, 'd'));
   let box = EMPTY;
-  for (let i = 0; i + 1 < xy.length; i += 2) box = union(box, { x0: xy[i]!, y0: xy[i + 1]!, x1: xy[i]!, y1: xy[i + 1]! });
+  for (let i = 0; i + 1 < xy.length; i += 2) box = union(box, point(xy[i]!, xy[i + 1]!));
   const stroke = attr(el, 'stroke');
   if (!isEmpty(box) && stroke !== undefined && stroke !== 'none') {
     // Miters reach past half the width; twice the width bounds the default miter limit (4).
