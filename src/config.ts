@@ -202,12 +202,13 @@ export function loadConfig(env: Env = process.env): Config {
     // whole into its 128 MiB memory: 12 MP (4000 × 3000) of RGBA is 48 MB.
     imageMaxPixels: integer(env, 'RST2_IMAGE_MAX_PIXELS', 12_000_000, 1, 1_000_000_000),
     // An idle converter keeps what its largest job grew (WebAssembly never
-    // shrinks); drawing a 4-megapixel SVG leaves it near 60 MB.
+    // shrinks): a badge leaves it near 22 MB, a plain 4-megapixel SVG near
+    // 80, the same with a blur near 150 (so it is then replaced).
     imageWorkerBudgetBytes: integer(env, 'RST2_IMAGE_WORKER_BUDGET_BYTES', 128 * MiB, 0, 4096 * MiB),
     // resvg would otherwise grow to wasm32's 4 GiB (20 nested blurred
     // turbulences: 620 MB to 4.5 GB); the filter limits below keep real
-    // drawings well inside it: two levels of filter regions of three times a
-    // 4-megapixel canvas take about 330 MB.
+    // drawings inside it: a full-canvas drop shadow nested once in a
+    // 2000 × 2000 SVG takes about 250 MB.
     svgMaxMemoryBytes: integer(env, 'RST2_SVG_MAX_MEMORY_BYTES', 384 * MiB, 32 * MiB, 4096 * MiB),
     svgMaxFilterPrimitives: integer(env, 'RST2_SVG_MAX_FILTER_PRIMITIVES', 50, 0, 100_000),
     svgMaxFilterNesting: integer(env, 'RST2_SVG_MAX_FILTER_NESTING', 2, 0, 1000),
