@@ -20,8 +20,9 @@ export interface InstanceProcess {
   stop(): Promise<number | null>;
 }
 
-export async function startInstance(env: Record<string, string>): Promise<InstanceProcess> {
-  const child = spawn(process.execPath, [path.join(projectRoot, 'dist/src/cli.js'), 'serve', '--port', '0', '--host', '127.0.0.1'], {
+/** `root`: the checkout whose built service to run (another one's, to compare before and after a change). */
+export async function startInstance(env: Record<string, string>, root = projectRoot): Promise<InstanceProcess> {
+  const child = spawn(process.execPath, [path.join(root, 'dist/src/cli.js'), 'serve', '--port', '0', '--host', '127.0.0.1'], {
     env: { ...process.env, RST2_LOG_LEVEL: 'info', REDIS_URL: '', RST2_REDIS_CACHE_URL: '', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

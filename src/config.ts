@@ -43,8 +43,18 @@ export interface Config {
   imageFetchConcurrency: number;
   /** Time for all the images of one document together; what is not there by then becomes a placeholder. */
   imageTimeBudgetMs: number;
-  /** Pixels (width × height, from the header) an image may have; more: placeholder, nothing decoded. */
+  /** Pixels (width × height, from the header and of every frame) an image may have; more: placeholder, nothing decoded. */
   imageMaxPixels: number;
+  /** The image converter is replaced after a job that left its memory (JS heap and WebAssembly) past this; 0: never. */
+  imageWorkerBudgetBytes: number;
+  /** Ceiling of resvg's WebAssembly memory: an SVG needing more is a placeholder. */
+  svgMaxMemoryBytes: number;
+  /** Filter primitives an SVG may run (each filtered group counts its filter's). */
+  svgMaxFilterPrimitives: number;
+  /** Filtered groups an SVG may nest inside one another. */
+  svgMaxFilterNesting: number;
+  /** A filter region may cover this many times the pixels of the drawn SVG. */
+  svgMaxFilterRegion: number;
   /** Seconds a fetched image is reused (memory and Redis) before it is fetched again. */
   imageCacheTtlSeconds: number;
   /** Bound on the bytes of fetched images kept in this instance's memory; 0: none kept. */
@@ -191,6 +201,20 @@ export function loadConfig(env: Env = process.env): Config {
     // pdfTeX decodes a PNG that it cannot copy as it is (alpha, 16 bits)
     // whole into its 128 MiB memory: 12 MP (4000 × 3000) of RGBA is 48 MB.
     imageMaxPixels: integer(env, 'RST2_IMAGE_MAX_PIXELS', 12_000_000, 1, 1_000_000_000),
+    // An idle converter keeps what its largest job grew (WebAssembly never
+    // shrinks): a badge leaves it near 22 MB, a plain 4-megapixel SVG near
+    // 80, the same with a blur near 150 (so it is then replaced).
+    imageWorkerBudgetBytes: integer(env, 'RST2_IMAGE_WORKER_BUDGET_BYTES', 128 * MiB, 0, 4096 * MiB),
+    // resvg would otherwise grow to wasm32's 4 GiB (20 nested blurred
+    // turbulences: 620 MB to 4.5 GB); the filter limits below keep real
+    // drawings inside it: a full-canvas drop shadow nested once in a
+    // 2000 × 2000 SVG takes about 250 MB.
+    svgMaxMemoryBytes: integer(env, 'RST2_SVG_MAX_MEMORY_BYTES', 384 * MiB, 32 * MiB, 4096 * MiB),
+    svgMaxFilterPrimitives: integer(env, 'RST2_SVG_MAX_FILTER_PRIMITIVES', 50, 0, 100_000),
+    svgMaxFilterNesting: integer(env, 'RST2_SVG_MAX_FILTER_NESTING', 2, 0, 1000),
+    // A drop shadow's default region (-25 % to 125 % of the object) over a
+    // full-canvas object is 2.25 times the canvas.
+    svgMaxFilterRegion: integer(env, 'RST2_SVG_MAX_FILTER_REGION', 3, 1, 1000),
     imageCacheTtlSeconds: integer(env, 'RST2_IMAGE_CACHE_TTL', 3600, 1, 365 * 86_400),
     imageCacheBytes: integer(env, 'RST2_IMAGE_CACHE_BYTES', 32 * MiB, 0, 64 * 1024 * MiB),
     dataDir: path.resolve(env.RST2_DATA_DIR?.trim() || 'data'),

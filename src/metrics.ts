@@ -10,7 +10,7 @@ import type { TypesetStats } from './engines/tex/pdf-engine.js';
 import type { PoolStats } from './engines/worker-pool.js';
 
 export interface EngineSource {
-  name: 'python' | 'tex';
+  name: 'python' | 'tex' | 'image';
   /** Undefined when the engine is not installed (PDF without pdfTeX). */
   stats(): PoolStats | undefined;
 }
@@ -75,7 +75,7 @@ export class Metrics {
     });
     new Counter({
       name: 'rst2_engine_worker_recycled_total',
-      help: 'Workers replaced because their heap passed RST2_WORKER_HEAP_BUDGET_BYTES after a job (not failures), by engine.',
+      help: 'Workers replaced because their heap passed their budget after a job (RST2_WORKER_HEAP_BUDGET_BYTES, RST2_IMAGE_WORKER_BUDGET_BYTES; not failures), by engine.',
       labelNames: ['engine'],
       registers,
       collect() {

@@ -47,7 +47,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const python = createPythonEngine(config, log);
   const pdf = await createPdfEngine(config, log);
   // Drawing an SVG is bounded like fetching it: by the document's image time budget.
-  const converter = new ConvertPool({ timeoutMs: config.imageTimeBudgetMs, queueLimit: config.queueLimit, log });
+  const converter = new ConvertPool({ timeoutMs: config.imageTimeBudgetMs, queueLimit: config.queueLimit, heapBudgetBytes: config.imageWorkerBudgetBytes, log });
   const started = performance.now();
   // A start that fails must not leave worker threads or a Redis client
   // behind: they would keep the process alive with nothing serving.
@@ -61,6 +61,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const metrics = new Metrics([
     { name: 'python', stats: () => python.stats() },
     { name: 'tex', stats: () => pdf.stats() },
+    { name: 'image', stats: () => converter.stats() },
   ], () => pdf.typesetStats());
   const cache = metrics.countingCache(storage.cache);
   const images = imageResolverFor(config, storage.images, (bytes, sniffed, options, budget) => converter.prepare(bytes, sniffed, options, budget));

@@ -67,12 +67,12 @@ async function upstream(includedPdf: Buffer): Promise<Upstream> {
       type: 'image/svg+xml',
       body: Buffer.from(svgWithImage(`data:image/svg+xml;base64,${Buffer.from('<!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><text>&b;</text></svg>').toString('base64')}`)),
     },
-    // Minutes of drawing (30 layers of turbulence and blur over 4 megapixels).
+    // Minutes of drawing (25 layers of turbulence and blur over 4 megapixels: 50 primitives, the most RST2_SVG_MAX_FILTER_PRIMITIVES allows).
     '/img/slow.svg': {
       type: 'image/svg+xml',
       body: Buffer.from(
         '<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000"><filter id="f"><feTurbulence baseFrequency="0.01" numOctaves="10"/>' +
-          '<feGaussianBlur stdDeviation="50"/></filter>' + '<rect width="2000" height="2000" filter="url(#f)" opacity="0.5"/>'.repeat(30) + '</svg>',
+          '<feGaussianBlur stdDeviation="50"/></filter>' + '<rect width="2000" height="2000" filter="url(#f)" opacity="0.5"/>'.repeat(25) + '</svg>',
       ),
     },
     // Vector: a huge declared size is drawn smaller, not refused.

@@ -7,7 +7,8 @@
  * deadline, is terminated and replaced, and only the job it held fails. A
  * worker whose heap has grown past its budget (a wasm heap never shrinks) is
  * recycled: a replacement starts beside it, and it is retired once that one is
- * warm and it is idle, so no job waits for a boot.
+ * warm and it is idle, so no job waits for a boot. A worker that says its
+ * job damaged it is replaced at once, after its answer is delivered.
  */
 import { Worker } from 'node:worker_threads';
 
@@ -24,6 +25,11 @@ export type WorkerMessage =
 /** A worker that can tell its heap size reports it with every answer. */
 export interface HeapReport {
   heapBytes?: number;
+  /**
+   * The job left the worker's own state damaged (a WebAssembly trap, say):
+   * it is replaced at once, its answer still delivered.
+   */
+  broken?: boolean;
 }
 
 /** A job's failure as a worker reports it: a catalogue code, a message safe to show, plus a log-only detail. */
@@ -237,6 +243,11 @@ export class WorkerPool {
         else {
           if (msg.error.detail) this.opts.log.error(`${this.opts.name} job failed`, { code: msg.error.code, detail: msg.error.detail });
           this.settle(job, new ServiceError(msg.error.code, msg.error.message));
+        }
+        if (msg.broken) {
+          this.opts.log.warn(`${this.opts.name} worker damaged by its job: replacing it`, { heapBytes: msg.heapBytes });
+          this.replace(slot, 'crashed');
+          return;
         }
         if (this.overBudget(msg.heapBytes)) this.recycle(slot, msg.heapBytes!);
         if (slot.successor && slot.successor.state !== 'starting') this.retire(slot);

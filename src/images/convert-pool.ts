@@ -7,7 +7,7 @@
  */
 import { Worker } from 'node:worker_threads';
 
-import { WorkerPool } from '../engines/worker-pool.js';
+import { WorkerPool, type PoolStats } from '../engines/worker-pool.js';
 import { Code, ServiceError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { prepareImage, type ConvertOptions, type Prepared } from './convert.js';
@@ -22,6 +22,8 @@ export interface ConvertPoolOptions {
   timeoutMs: number;
   /** Conversions that may wait for the worker; beyond: the image is a placeholder. */
   queueLimit: number;
+  /** The worker is replaced after a job that left its memory past this; 0: never. */
+  heapBudgetBytes: number;
   log: Logger;
 }
 
@@ -35,6 +37,7 @@ export class ConvertPool {
       queueLimit: opts.queueLimit,
       timeoutMs: opts.timeoutMs,
       graceMs: 0,
+      heapBudgetBytes: opts.heapBudgetBytes,
       log: opts.log,
       timeoutError: () => new ServiceError(Code.render_timeout, `Converting the image took longer than ${opts.timeoutMs} ms.`),
       spawn: () => ({ worker: new Worker(new URL('./convert-worker.js', import.meta.url), { stdout: false, stderr: false }) }),
@@ -43,6 +46,10 @@ export class ConvertPool {
 
   start(): Promise<void> {
     return this.pool.start();
+  }
+
+  stats(): PoolStats {
+    return this.pool.stats();
   }
 
   /**

@@ -5,7 +5,7 @@
  * in WebAssembly has no file system or network, and we never hand it the
  * external images it asks for, so an SVG's hrefs stay unresolved. GIF
  * (first frame) and WebP are decoded and written as PNG. Pixel counts are
- * checked before anything is decoded (sniff.ts).
+ * checked, canvas and every frame, before anything is decoded (sniff.ts).
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,9 +13,11 @@ import path from 'node:path';
 
 import { findActiveContent } from '../engines/tex/pdf-safety.js';
 import { encodePng } from './png-encode.js';
-import { checkPixels, type Sniffed } from './sniff.js';
+import { checkSize, type Sniffed } from './sniff.js';
 import { ImageRefused } from './problems.js';
 import { checkEmbeddedImages } from './svg-embedded.js';
+import { checkFilters, type FilterLimits } from './svg-filters.js';
+import { capWasmMemory } from './wasm-memory.js';
 
 /** A file for pdfTeX: image N of the LaTeX is `rst2img-N.<ext>` (python/rst2/latex_images.py). */
 export interface Prepared {
@@ -33,14 +35,29 @@ const SVG_ZOOM = 2;
 type ResvgModule = typeof import('@resvg/resvg-wasm');
 let resvg: Promise<ResvgModule> | undefined;
 
-function loadResvg(): Promise<ResvgModule> {
+// Loaded once per thread, with the ceiling of the first job's options
+// (every job of a service has the same).
+function loadResvg(maxMemoryBytes: number): Promise<ResvgModule> {
   resvg ??= (async () => {
     const module = await import('@resvg/resvg-wasm');
-    await module.initWasm(fs.readFileSync(require.resolve('@resvg/resvg-wasm/index_bg.wasm')));
+    await module.initWasm(capWasmMemory(fs.readFileSync(require.resolve('@resvg/resvg-wasm/index_bg.wasm')), maxMemoryBytes));
     return module;
   })();
   return resvg;
 }
+
+/**
+ * A decoder failed inside its WebAssembly or its own code (a trap, an
+ * allocation past the ceiling, a panic): its state can no longer be
+ * trusted, and the memory it grew stays with the thread, so the converter
+ * worker that ran it is replaced (convert-worker.ts).
+ */
+export class DecoderFailed extends ImageRefused {
+  override name = 'DecoderFailed';
+}
+
+const failed = (what: string, error: unknown): DecoderFailed =>
+  new DecoderFailed(`${what} (${error instanceof Error ? error.message : String(error)})`.slice(0, 300));
 
 let fonts: Uint8Array[] | undefined;
 
@@ -60,21 +77,41 @@ const SVG_MAX_PIXELS = 4_000_000;
 // a larger size is marked with a higher resolution instead.
 const SVG_MAX_POINTS = 5000;
 
-async function svgToPng(bytes: Uint8Array, maxPixels: number, fontDir: string): Promise<Prepared> {
+/**
+ * The zoom at which an SVG of `width` × `height` is drawn: twice its size
+ * when that fits `limit` pixels, else as much as does, counting each side
+ * as at least one pixel and rounded up (a 10 × 10⁸ SVG drawn at the zoom of
+ * its area alone would be 1 × 6.3 million pixels); 0 when its shape cannot
+ * fit at all.
+ */
+export function svgZoom(width: number, height: number, limit: number): number {
+  const w = Math.ceil(width);
+  const h = Math.ceil(height);
+  const drawn = (zoom: number): number => Math.ceil(w * zoom + 1) * Math.ceil(h * zoom + 1);
+  let zoom = Math.min(SVG_ZOOM, Math.sqrt(limit / (w * h)));
+  for (let tries = 0; drawn(zoom) > limit && tries < 5000; tries++) zoom *= 0.995;
+  // resvg refuses a side it would round to 0.
+  return drawn(zoom) <= limit && Math.min(width, height) * zoom >= 1 ? zoom : 0;
+}
+
+async function svgToPng(bytes: Uint8Array, options: ConvertOptions): Promise<Prepared> {
+  const { maxPixels, fontDir } = options;
   checkEmbeddedImages(Buffer.from(bytes).toString('utf8'), maxPixels);
-  const { Resvg } = await loadResvg();
+  const { Resvg } = await loadResvg(options.svg.maxMemoryBytes);
   const fontBuffersNow = fontBuffers(fontDir);
   let drawing: InstanceType<ResvgModule['Resvg']> | undefined;
   try {
-    const options = { background: 'white', font: { fontBuffers: fontBuffersNow, defaultFontFamily: 'DejaVu Sans', sansSerifFamily: 'DejaVu Sans' } };
-    const measured = new Resvg(bytes, options);
+    const resvgOptions = { background: 'white', font: { fontBuffers: fontBuffersNow, defaultFontFamily: 'DejaVu Sans', sansSerifFamily: 'DejaVu Sans' } };
+    const measured = new Resvg(bytes, resvgOptions);
     const { width, height } = measured;
+    const tree = measured.toString();
     measured.free();
     if (!(width > 0 && height > 0)) throw new ImageRefused('the SVG has no size');
-    // Twice the size when that fits the pixel limit, else as much as does:
-    // a vector image is never refused for the size it declares.
-    const zoom = Math.min(SVG_ZOOM, Math.sqrt(Math.min(maxPixels, SVG_MAX_PIXELS) / (Math.ceil(width) * Math.ceil(height))));
-    drawing = new Resvg(bytes, { ...options, fitTo: { mode: 'zoom', value: zoom } });
+    // A vector image is never refused for the size it declares: it is drawn smaller.
+    const zoom = svgZoom(width, height, Math.min(maxPixels, SVG_MAX_PIXELS));
+    if (zoom <= 0) throw new ImageRefused(`the SVG's shape (${width} × ${height}) cannot be drawn in ${Math.min(maxPixels, SVG_MAX_PIXELS)} pixels`);
+    checkFilters(tree, { width: Math.ceil(width * zoom), height: Math.ceil(height * zoom) }, options.svg.filters);
+    drawing = new Resvg(bytes, { ...resvgOptions, fitTo: { mode: 'zoom', value: zoom } });
     const rendered = drawing.render();
     try {
       // Opaque (drawn on white), so premultiplied pixels are straight ones.
@@ -85,9 +122,13 @@ async function svgToPng(bytes: Uint8Array, maxPixels: number, fontDir: string): 
     }
   } catch (error) {
     if (error instanceof ImageRefused) throw error;
-    throw new ImageRefused(`the SVG could not be drawn (${error instanceof Error ? error.message : String(error)})`.slice(0, 300));
+    throw failed('the SVG could not be drawn', error);
   } finally {
-    drawing?.free();
+    try {
+      drawing?.free();
+    } catch {
+      // A module that trapped may refuse to free ("recursive use of an object"); its thread is replaced anyway.
+    }
   }
 }
 
@@ -103,7 +144,7 @@ function gifToPng(bytes: Uint8Array): Prepared {
     reader.decodeAndBlitFrameRGBA(0, pixels);
     return rgbaToPng(reader.width, reader.height, pixels);
   } catch (error) {
-    throw new ImageRefused(`the GIF could not be decoded (${error instanceof Error ? error.message : String(error)})`.slice(0, 300));
+    throw failed('the GIF could not be decoded', error);
   }
 }
 
@@ -114,7 +155,7 @@ function webpToPng(bytes: Uint8Array): Prepared {
   try {
     decoded = webp.decode(bytes);
   } catch (error) {
-    throw new ImageRefused(`the WebP could not be decoded (${error instanceof Error ? error.message : String(error)})`.slice(0, 300));
+    throw failed('the WebP could not be decoded', error);
   }
   return rgbaToPng(decoded.width, decoded.height, new Uint8Array(decoded.data.buffer, decoded.data.byteOffset, decoded.data.byteLength));
 }
@@ -131,11 +172,16 @@ export interface ConvertOptions {
   maxPixels: number;
   /** Where DejaVu Sans is (paths.fonts). */
   fontDir: string;
+  svg: {
+    /** Ceiling of resvg's WebAssembly memory (wasm-memory.ts). */
+    maxMemoryBytes: number;
+    filters: FilterLimits;
+  };
 }
 
 /** The file for pdfTeX, or ImageRefused. */
 export async function prepareImage(bytes: Uint8Array, sniffed: Sniffed, options: ConvertOptions): Promise<Prepared> {
-  if (sniffed.width !== undefined && sniffed.height !== undefined) checkPixels(sniffed.width, sniffed.height, options.maxPixels);
+  checkSize(sniffed, options.maxPixels);
   switch (sniffed.format) {
     case 'png':
       return { bytes, ext: 'png' };
@@ -144,7 +190,7 @@ export async function prepareImage(bytes: Uint8Array, sniffed: Sniffed, options:
     case 'pdf':
       return checkedPdf(bytes);
     case 'svg':
-      return svgToPng(bytes, options.maxPixels, options.fontDir);
+      return svgToPng(bytes, options);
     case 'gif':
       return gifToPng(bytes);
     case 'webp':

@@ -27,6 +27,7 @@ export interface ImageLimits {
   concurrency: number;
   timeBudgetMs: number;
   maxPixels: number;
+  svg: ConvertOptions['svg'];
 }
 
 export interface ImageRef {
@@ -152,7 +153,7 @@ export class ImageResolver {
     // Conversions count against the document's budget like fetches: data:
     // images need no fetch, and each may take the converter's full deadline.
     if (budget.aborted) throw this.overBudget();
-    const options = { maxPixels: this.deps.limits.maxPixels, fontDir: this.deps.fontDir };
+    const options = { maxPixels: this.deps.limits.maxPixels, fontDir: this.deps.fontDir, svg: this.deps.limits.svg };
     return (this.deps.prepare ?? prepareImage)(bytes, sniff(bytes), options, budget);
   }
 
@@ -196,6 +197,10 @@ export function imageResolverFor(config: Config, store: RenderCache, prepare?: I
       concurrency: config.imageFetchConcurrency,
       timeBudgetMs: config.imageTimeBudgetMs,
       maxPixels: config.imageMaxPixels,
+      svg: {
+        maxMemoryBytes: config.svgMaxMemoryBytes,
+        filters: { maxPrimitives: config.svgMaxFilterPrimitives, maxNesting: config.svgMaxFilterNesting, maxRegionRatio: config.svgMaxFilterRegion },
+      },
     },
     cache: new ImageCache(store),
     fontDir: paths.fonts,

@@ -4,11 +4,13 @@
  * could carry a decompression bomb (a 389 KB PNG of 20000 × 20000 pixels
  * took the process to 2 GB). resvg reads an href the way a browser does —
  * XML character references and entities resolved, then a data: URL whose
- * base64 may contain whitespace and percent-escapes — so the check reads it
- * the same way, and fails closed: a data: URI it cannot decode, or whose
- * bytes it cannot size, refuses the SVG instead of being skipped.
+ * base64 may contain whitespace and percent-escapes, after a media type of
+ * any length (data-url.ts) — so the check reads it the same way, and fails
+ * closed: a data: URI it cannot decode, or whose bytes it cannot size,
+ * refuses the SVG instead of being skipped.
  */
-import { checkPixels, sniff } from './sniff.js';
+import { parseDataUrl } from './data-url.js';
+import { checkSize, sniff } from './sniff.js';
 import { ImageRefused } from './problems.js';
 
 // Data URIs inside data URIs (an SVG logo in a badge) are looked into this deep.
@@ -25,46 +27,37 @@ function unescapeXml(text: string): string {
   });
 }
 
-function percentDecode(text: string): Buffer {
-  // Like a URL parser: a "%" not followed by two hex digits stays as it is.
-  const bytes: number[] = [];
-  const raw = Buffer.from(text, 'utf8');
-  for (let i = 0; i < raw.length; i++) {
-    const hex = raw.subarray(i + 1, i + 3).toString('latin1');
-    if (raw[i] === 0x25 && /^[0-9a-f]{2}$/i.test(hex)) {
-      bytes.push(parseInt(hex, 16));
-      i += 2;
-    } else bytes.push(raw[i]!);
+// Where a data: URI starts: an attribute value or a CSS url() (text such as
+// "data: 1, 2" in a chart's labels is no image). The URI runs to the quote
+// or markup that ends the value (an unquoted url() at its parenthesis); its
+// media type may be of any length, and whitespace inside it does not end it
+// (resvg drops it from base64).
+const DATA_URI = /(?:=\s*["']|url\(\s*["'])(\s*data:[^"'<>]*)|url\(\s*(data:[^"'<>)]*)/gi;
+
+function payloadOf(uri: string): Uint8Array {
+  try {
+    return parseDataUrl(uri).bytes;
+  } catch (error) {
+    const reason = error instanceof ImageRefused ? error.reason.replace(/^the data: URI/, '') : '';
+    throw new ImageRefused(`the SVG embeds a data: URI that cannot be read${reason ? ` (${reason.trim()})` : ''}`);
   }
-  return Buffer.from(bytes);
-}
-
-// A data: URI where an attribute value or a CSS url() starts (text such as
-// "data: 1, 2" in a chart's labels is no image): the mediatype part (up to
-// the first comma), then the payload, which ends at a quote or markup;
-// whitespace does not end it (resvg drops it from base64).
-const DATA_URI = /(?:=\s*["']|url\(\s*["']?)\s*data:([^,]{0,256}?),([^"'<>]*)/gi;
-
-function payloadOf(mediatype: string, payload: string): Uint8Array {
-  const bytes = percentDecode(payload);
-  if (!/;\s*base64\s*$/i.test(mediatype)) return bytes;
-  const text = bytes.toString('latin1').replace(/[\t\n\f\r ]+/g, '');
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text)) throw new ImageRefused('the SVG embeds a data: URI that is not valid base64');
-  return Buffer.from(text, 'base64');
 }
 
 /**
  * Refuses an SVG that embeds, at any depth up to EMBEDDED_DEPTH, an image of
  * more than `maxPixels` pixels (all its embedded images together), an SVG
- * with entity declarations, or data the check cannot read.
+ * with entity declarations or filters, or data the check cannot read.
  */
 export function checkEmbeddedImages(svg: string, maxPixels: number): void {
   let pixels = 0;
   const visit = (text: string, depth: number): void => {
     // Entities expand without bound; only the outer SVG's DOCTYPE is checked by sniff.
     if (/<!ENTITY/i.test(text)) throw new ImageRefused('the SVG declares XML entities');
-    for (const [, mediatype = '', payload = ''] of unescapeXml(text).matchAll(DATA_URI)) {
-      const bytes = payloadOf(mediatype, payload);
+    // The filter check (svg-filters.ts) reads the outer SVG's tree, where an
+    // embedded SVG is still a data: URI: filters there would go unchecked.
+    if (depth > 0 && /<\s*(?:[\w.-]+:)?fe[A-Z]/.test(text)) throw new ImageRefused('the SVG embeds an SVG image with filters (filters are drawn only in the outer SVG)');
+    for (const [, quoted, unquoted] of unescapeXml(text).matchAll(DATA_URI)) {
+      const bytes = payloadOf(quoted ?? unquoted ?? '');
       let sniffed;
       try {
         sniffed = sniff(bytes);
@@ -75,7 +68,7 @@ export function checkEmbeddedImages(svg: string, maxPixels: number): void {
         if (depth >= EMBEDDED_DEPTH) throw new ImageRefused('the SVG nests images in images too deeply');
         visit(Buffer.from(bytes).toString('utf8'), depth + 1);
       } else if (sniffed.width !== undefined && sniffed.height !== undefined) {
-        checkPixels(sniffed.width, sniffed.height, maxPixels);
+        checkSize(sniffed, maxPixels);
         pixels += sniffed.width * sniffed.height;
         if (pixels > maxPixels) throw new ImageRefused(`the SVG's embedded images have more than ${maxPixels} pixels together`);
       } else {

@@ -127,3 +127,66 @@ export function badge(label: string, message: string): string {
 export function svgWithImage(href: string): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><image width="20" height="20" href="${href}"/></svg>`;
 }
+
+/** An APNG: `png(width, height)` with an animation control chunk and a frame control chunk per frame (placed at left, top). */
+export function apng(width: number, height: number, frames: readonly { width: number; height: number; left?: number; top?: number }[]): Buffer {
+  const still = png(width, height);
+  const ihdrEnd = 8 + 12 + 13;
+  const actl = Buffer.alloc(8);
+  actl.writeUInt32BE(frames.length, 0);
+  const fctls = frames.map((f, i) => {
+    const data = Buffer.alloc(26);
+    data.writeUInt32BE(i * 2, 0);
+    data.writeUInt32BE(f.width, 4);
+    data.writeUInt32BE(f.height, 8);
+    data.writeUInt32BE(f.left ?? 0, 12);
+    data.writeUInt32BE(f.top ?? 0, 16);
+    data.writeUInt16BE(1, 22); // delay denominator
+    return chunk('fcTL', data);
+  });
+  return Buffer.concat([still.subarray(0, ihdrEnd), chunk('acTL', actl), ...fctls, still.subarray(ihdrEnd)]);
+}
+
+function riffChunk(type: string, data: Buffer): Buffer {
+  const size = Buffer.alloc(4);
+  size.writeUInt32LE(data.length);
+  return Buffer.concat([Buffer.from(type), size, data, Buffer.alloc(data.length % 2)]);
+}
+
+const uint24le = (n: number): Buffer => Buffer.from([n & 0xff, (n >> 8) & 0xff, (n >> 16) & 0xff]);
+
+/**
+ * An extended WebP (VP8X) with a canvas of `width` × `height`: animated,
+ * each frame an ANMF chunk placed at (left, top) holding a one-colour
+ * lossless bitstream of its size; or, with `still`, that one bitstream.
+ */
+export function webpExtended(width: number, height: number, frames: readonly { width: number; height: number; left?: number; top?: number }[], still = false): Buffer {
+  const bitstream = (w: number, h: number): Buffer => webp(w, h).subarray(12); // its VP8L chunk
+  const vp8x = Buffer.concat([Buffer.from([still ? 0 : 0x02, 0, 0, 0]), uint24le(width - 1), uint24le(height - 1)]);
+  const chunks = [riffChunk('VP8X', vp8x)];
+  if (still) chunks.push(bitstream(frames[0]!.width, frames[0]!.height));
+  else {
+    chunks.push(riffChunk('ANIM', Buffer.alloc(6)));
+    for (const f of frames) {
+      const header = Buffer.concat([uint24le((f.left ?? 0) / 2), uint24le((f.top ?? 0) / 2), uint24le(f.width - 1), uint24le(f.height - 1), uint24le(100), Buffer.from([0])]);
+      chunks.push(riffChunk('ANMF', Buffer.concat([header, bitstream(f.width, f.height)])));
+    }
+  }
+  const body = Buffer.concat([Buffer.from('WEBP'), ...chunks]);
+  const riff = Buffer.alloc(4);
+  riff.writeUInt32LE(body.length);
+  return Buffer.concat([Buffer.from('RIFF'), riff, body]);
+}
+
+/** A JPEG with a second frame header (progressive SOF2) claiming `width` × `height`, after its real one. */
+export function jpegWithSecondFrame(width: number, height: number): Buffer {
+  const real = jpegImage(16, 16);
+  let at = 2;
+  while (real[at + 1] !== 0xc0) at += 2 + real.readUInt16BE(at + 2);
+  const end = at + 2 + real.readUInt16BE(at + 2);
+  const sof = Buffer.from(real.subarray(at, end));
+  sof[1] = 0xc2;
+  sof.writeUInt16BE(height, 5);
+  sof.writeUInt16BE(width, 7);
+  return Buffer.concat([real.subarray(0, end), sof, real.subarray(end)]);
+}

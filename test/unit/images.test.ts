@@ -7,10 +7,11 @@ import { expect } from 'chai';
 
 import { ImageRefused } from '../../src/images/problems.js';
 import { encodePng } from '../../src/images/png-encode.js';
-import { checkPixels, sniff } from '../../src/images/sniff.js';
+import { checkPixels, checkSize, sniff } from '../../src/images/sniff.js';
 import { imageSource } from '../../src/images/sources.js';
 import { checkEmbeddedImages } from '../../src/images/svg-embedded.js';
-import { badge, gif, jpegImage, png, pngClaiming, svgWithImage, webp } from '../support/images.js';
+import { gifWithFrames } from '../support/gif-lzw.js';
+import { apng, badge, gif, jpegImage, jpegWithSecondFrame, png, pngClaiming, svgWithImage, webp, webpExtended } from '../support/images.js';
 
 function refusal(fn: () => unknown): string {
   try {
@@ -60,10 +61,10 @@ describe('image sources', () => {
 
 describe('image sniffing', () => {
   it('knows each format by its bytes, with the size its header gives', () => {
-    expect(sniff(png(60, 30))).to.deep.equal({ format: 'png', width: 60, height: 30 });
-    expect(sniff(jpegImage(64, 32))).to.deep.equal({ format: 'jpeg', width: 64, height: 32 });
-    expect(sniff(gif(40, 20))).to.deep.equal({ format: 'gif', width: 40, height: 20 });
-    expect(sniff(webp(50, 25))).to.deep.equal({ format: 'webp', width: 50, height: 25 });
+    expect(sniff(png(60, 30))).to.deep.include({ format: 'png', width: 60, height: 30 });
+    expect(sniff(jpegImage(64, 32))).to.deep.include({ format: 'jpeg', width: 64, height: 32, frames: [{ width: 64, height: 32 }] });
+    expect(sniff(gif(40, 20))).to.deep.include({ format: 'gif', width: 40, height: 20, frames: [{ left: 0, top: 0, width: 40, height: 20 }] });
+    expect(sniff(webp(50, 25))).to.deep.include({ format: 'webp', width: 50, height: 25 });
     expect(sniff(Buffer.from('%PDF-1.5\n%...'))).to.deep.equal({ format: 'pdf' });
     expect(sniff(Buffer.from(badge('a', 'b')))).to.deep.equal({ format: 'svg' });
     expect(sniff(Buffer.from('\uFEFF  <!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "x.dtd">\n<svg width="1" height="1"/>'))).to.deep.equal({ format: 'svg' });
@@ -71,7 +72,7 @@ describe('image sniffing', () => {
 
   it('reads a bomb\'s claimed size from its header, and refuses it before decoding', () => {
     const claimed = sniff(pngClaiming(100_000, 100_000));
-    expect(claimed).to.deep.equal({ format: 'png', width: 100_000, height: 100_000 });
+    expect(claimed).to.deep.include({ format: 'png', width: 100_000, height: 100_000 });
     expect(refusal(() => checkPixels(claimed.width!, claimed.height!, 12_000_000))).to.match(/100000 × 100000 pixels, more than the limit/);
     expect(refusal(() => checkPixels(0, 10, 100))).to.match(/no pixels/);
   });
@@ -81,6 +82,39 @@ describe('image sniffing', () => {
     expect(refusal(() => sniff(Buffer.from('<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaa">]><svg>&a;</svg>')))).to.match(/not an image format/);
     expect(refusal(() => sniff(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0])))).to.match(/PNG header is truncated/);
     expect(refusal(() => sniff(Buffer.from([0xff, 0xd8, 0xff, 0xd9])))).to.match(/JPEG header is truncated/);
+  });
+});
+
+describe('every frame is sized before decoding (issue 19)', () => {
+  const MAX = 12_000_000;
+  const check = (bytes: Buffer) => refusal(() => checkSize(sniff(bytes), MAX));
+
+  it('a GIF whose screen is 1 × 1 and whose first frame is 36000 × 36000 (480 KB of LZW runs) is refused by its frame', () => {
+    const bomb = gifWithFrames(1, 1, [{ width: 36000, height: 36000 }]);
+    expect(bomb.length).to.be.below(500_000);
+    expect(sniff(bomb)).to.deep.include({ width: 1, height: 1 });
+    expect(check(bomb)).to.equal('frame 1 of the GIF is 36000 × 36000 pixels, more than the limit of 12000000 pixels');
+  });
+
+  it('GIF: a later frame too large, a frame outside the screen, a frame past it by its position', () => {
+    expect(check(gifWithFrames(100, 100, [{ width: 100, height: 100 }, { width: 4000, height: 4000 }]))).to.match(/^frame 2 of the GIF is 4000 × 4000 pixels/);
+    expect(check(gifWithFrames(10, 10, [{ width: 200, height: 200 }]))).to.match(/frame 1 of the GIF \(200 × 200 at 0, 0\) lies outside its 10 × 10 canvas/);
+    expect(check(gifWithFrames(100, 100, [{ width: 100, height: 100 }, { width: 50, height: 50, left: 60, top: 0 }]))).to.match(/frame 2 .* at 60, 0\) lies outside/);
+    // Frames that fit pass; so do GIFs as omggif writes them.
+    expect(() => checkSize(sniff(gifWithFrames(100, 100, [{ width: 100, height: 100 }, { width: 50, height: 50, left: 50, top: 50 }])), MAX)).to.not.throw();
+    expect(() => checkSize(sniff(gif(40, 20)), MAX)).to.not.throw();
+  });
+
+  it('APNG frame control chunks, animated WebP frames and VP8X bitstreams, every JPEG frame header', () => {
+    expect(check(apng(10, 10, [{ width: 10, height: 10 }, { width: 5000, height: 5000 }]))).to.match(/^frame 2 of the PNG is 5000 × 5000 pixels/);
+    expect(check(apng(10, 10, [{ width: 10, height: 10, left: 5 }]))).to.match(/lies outside its 10 × 10 canvas/);
+    expect(check(webpExtended(100, 100, [{ width: 100, height: 100 }, { width: 16000, height: 16000 }]))).to.match(/^frame 3 of the WEBP is 16000 × 16000 pixels/);
+    expect(check(webpExtended(100, 100, [{ width: 60, height: 60, left: 50, top: 0 }]))).to.match(/at 50, 0\) lies outside its 100 × 100 canvas/);
+    expect(check(webpExtended(10, 10, [{ width: 16000, height: 16000 }], true))).to.match(/16000 × 16000 pixels/);
+    expect(check(jpegWithSecondFrame(60000, 60000))).to.match(/^frame 2 of the JPEG is 60000 × 60000 pixels/);
+    for (const fine of [apng(10, 10, [{ width: 10, height: 10 }, { width: 4, height: 4, left: 6, top: 6 }]), webpExtended(100, 100, [{ width: 100, height: 100 }, { width: 50, height: 50, left: 50, top: 50 }]), webpExtended(30, 20, [{ width: 30, height: 20 }], true)]) {
+      expect(() => checkSize(sniff(fine), MAX)).to.not.throw();
+    }
   });
 });
 
@@ -112,6 +146,27 @@ describe('images embedded in an SVG', () => {
     }
   });
 
+  it('reads a data: URI with a media type of any length, as resvg does (issue 19)', () => {
+    const long = `image/png;x=${'a'.repeat(300)}`;
+    expect(check(svgWithImage(`data:${long};base64,${bomb}`))).to.match(/100000 × 100000 pixels/);
+    expect(check(svgWithImage(`data:${long};charset=%22x%22;base64,${bomb}`))).to.match(/100000 × 100000 pixels/);
+    expect(check(svgWithImage(`data:image/png;${'p=1;'.repeat(20_000)}base64 ,${bomb}`))).to.match(/100000 × 100000 pixels/);
+    expect(check(svgWithImage(`data:image/png;x=${'a'.repeat(300)};base64,${Buffer.from(svgWithImage(`data:image/png;y=${'b'.repeat(500)};base64,${bomb}`)).toString('base64')}`))).to.match(/100000 × 100000 pixels/);
+    // A frame bomb in a GIF inside an SVG is sized by its frame.
+    expect(check(svgWithImage(`data:image/gif;x=${'a'.repeat(300)};base64,${gifWithFrames(1, 1, [{ width: 36000, height: 36000 }]).toString('base64')}`))).to.match(/frame 1 of the GIF is 36000 × 36000/);
+    // The entity and nesting checks reach SVGs behind long media types too.
+    const entities = Buffer.from('<!DOCTYPE svg [<!ENTITY a "a">]><svg xmlns="http://www.w3.org/2000/svg">&a;</svg>').toString('base64');
+    expect(check(svgWithImage(`data:image/svg+xml;${'q'.repeat(400)};base64,${entities}`))).to.match(/service can check|entities/);
+    let nested = `data:image/png;base64,${png(2, 2).toString('base64')}`;
+    for (let i = 0; i < 5; i++) nested = `data:image/svg+xml;x=${'n'.repeat(300)};base64,${Buffer.from(svgWithImage(nested)).toString('base64')}`;
+    expect(check(svgWithImage(nested))).to.match(/too deeply/);
+  });
+
+  it('fails closed on a data: URI the standard\'s processor rejects (no comma, bad base64)', () => {
+    expect(check(svgWithImage(`data:image/png;${'x'.repeat(400)}`))).to.match(/cannot be read/);
+    expect(check(svgWithImage('data:image/png;base64,A'))).to.match(/cannot be read.*base64/);
+  });
+
   it('fails closed: unreadable data, entities, too many pixels together', () => {
     expect(check(svgWithImage(`data:image/png;base64,${bomb.slice(0, 20)}'${bomb.slice(20)}`))).to.match(/service can check|not valid base64/);
     expect(check(svgWithImage(`data:image/svg+xml,${encodeURIComponent('<!DOCTYPE svg [<!ENTITY a "a">]><svg>&a;</svg>')}`))).to.match(/service can check|entities/);
@@ -123,7 +178,7 @@ describe('images embedded in an SVG', () => {
 describe('PNG writing', () => {
   it('writes opaque pixels as RGB and keeps transparency as RGBA, with the resolution given', () => {
     const opaque = encodePng(2, 1, new Uint8Array([255, 0, 0, 255, 0, 255, 0, 255]), 144);
-    expect(sniff(opaque)).to.deep.equal({ format: 'png', width: 2, height: 1 });
+    expect(sniff(opaque)).to.deep.include({ format: 'png', width: 2, height: 1 });
     expect(opaque[25]).to.equal(2); // colour type RGB
     expect(opaque.includes(Buffer.from('pHYs'))).to.equal(true);
     const perMetre = opaque.readUInt32BE(opaque.indexOf(Buffer.from('pHYs')) + 4);

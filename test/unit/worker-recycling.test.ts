@@ -29,6 +29,7 @@ interface Harness {
 interface FakeJob {
   heapBytes: number;
   workMs?: number;
+  broken?: boolean;
 }
 
 function harness(opts: { size?: number; budget?: number; boot?: (spawnIndex: number) => FakeWorkerData }): Harness {
@@ -78,6 +79,18 @@ describe('worker pool: recycling a worker whose heap passed its budget', () => {
   };
   afterEach(async () => {
     await Promise.all(open.splice(0).map((p) => p.close()));
+  });
+
+  it('a worker that says its job damaged it is answered, then replaced at once (a restart); the job queued behind it runs on the replacement', async () => {
+    const h = await start(harness({ budget: BUDGET }));
+    const first = h.threads[0]!;
+    const gone = exited(first);
+    const damaging = h.run({ heapBytes: UNDER, broken: true, workMs: 50 });
+    const queued = h.run({ heapBytes: UNDER });
+    expect(await damaging).to.equal(first.threadId);
+    expect(await queued).to.equal(h.threads[1]!.threadId);
+    await gone;
+    expect(h.stats()).to.include({ restarts: 1, recycled: 0, size: 1 });
   });
 
   it('answers the job normally, then replaces the worker, counted as recycled and not as a restart', async () => {

@@ -30,8 +30,8 @@ export type FakeJob =
   | { do: 'spin' }
   /** Busy for `ms`, moving the progress counter every `every` ms, then answers `value`. */
   | { do: 'tick'; ms: number; every: number; value: unknown }
-  /** Answers which thread ran it, after `workMs`, reporting a heap of `heapBytes`. */
-  | { do: 'report'; heapBytes: number; workMs?: number };
+  /** Answers which thread ran it, after `workMs`, reporting a heap of `heapBytes` (and, with `broken`, that the job damaged it). */
+  | { do: 'report'; heapBytes: number; workMs?: number; broken?: boolean };
 
 /** What a `report` job answers. */
 export interface FakeAnswer {
@@ -81,7 +81,7 @@ function serve(): void {
         return reply({ type: 'done', id, ok: true, value: job.value });
       }
       case 'report': {
-        const answer = () => reply({ type: 'done', id, ok: true, value: { threadId } satisfies FakeAnswer, heapBytes: job.heapBytes });
+        const answer = () => reply({ type: 'done', id, ok: true, value: { threadId } satisfies FakeAnswer, heapBytes: job.heapBytes, ...(job.broken ? { broken: true } : {}) });
         if (job.workMs) setTimeout(answer, job.workMs);
         else answer();
         return;
