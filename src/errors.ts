@@ -35,6 +35,7 @@ const CATALOGUE = {
   unknown_dialect: { status: 400, exit: 2, meaning: 'a `dialect` other than `docutils`, `sphinx` or `pypi`', details: ['dialect', 'valid'] },
   unknown_use_latex_toc: { status: 400, exit: 2, meaning: '`use-latex-toc` other than `yes` or `no`', details: ['use-latex-toc', 'valid'] },
   token_invalid: { status: 400, meaning: 'a token that is not 32 lowercase hexadecimal characters' },
+  deletion_key_invalid: { status: 400, meaning: 'a token DELETE without an `X-Rst2-Deletion-Key` header of 43 base64url characters' },
   invalid_utf8: { status: 400, meaning: 'bytes that are not valid UTF-8, in the query string, a form field, a file or the body' },
   bad_request: { status: 400, meaning: 'a malformed percent-escape in the query string or form' },
   bad_multipart: { status: 400, meaning: 'multipart form data that cannot be parsed, or with more files or fields than allowed', details: ['maxFiles', 'maxFields'] },
@@ -42,6 +43,10 @@ const CATALOGUE = {
   uri_forbidden_address: { status: 400, meaning: '`uri` (or a redirect) leads to an address that is not public; link-local and cloud metadata addresses only with `RST2_ALLOW_LINK_LOCAL_URI`', details: ['addressClass'] },
   uri_not_utf8: { status: 400, meaning: 'the document at `uri` is not valid UTF-8' },
   token_not_found: { status: 404, meaning: 'no document is stored under the token' },
+  deletion_key_unknown: {
+    status: 404,
+    meaning: 'no creation of the token has this deletion key: a wrong key, one already used and an unknown token get this same answer',
+  },
   not_found: { status: 404, meaning: 'no such path' },
   method_not_allowed: { status: 405, meaning: 'the path does not take this method (with `Allow`)' },
   body_too_large: { status: 413, meaning: 'the request body is larger than `RST2_MAX_BODY_BYTES`', details: ['maxBytes'] },

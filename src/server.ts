@@ -100,7 +100,8 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const { port } = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  log.info('listening', { url });
+  // Which runtime serves: the single binary carries its own Node, not the machine's.
+  log.info('listening', { url, node: process.versions.node });
 
   return {
     url,

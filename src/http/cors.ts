@@ -5,14 +5,15 @@
  */
 import type { Context, Next } from 'koa';
 
+import { DELETION_KEY_HEADER } from '../store/deletion-key.js';
 import { REPLACED_HEADERS } from './operations.js';
 
 /** `*`, a list of exact origins, or empty (no CORS headers at all). */
 export type CorsOrigins = '*' | readonly string[];
 
 // Headers a browser script may read; the others stay hidden by default.
-const EXPOSED = ['ETag', 'X-Request-Id', 'Content-Disposition', 'Retry-After', 'X-Cache', ...Object.values(REPLACED_HEADERS).map((h) => h.name)].join(', ');
-const ALLOWED_HEADERS = ['Content-Type', 'If-None-Match', 'X-Request-Id'].join(', ');
+const EXPOSED = ['ETag', 'X-Request-Id', 'Content-Disposition', 'Retry-After', 'X-Cache', DELETION_KEY_HEADER, ...Object.values(REPLACED_HEADERS).map((h) => h.name)].join(', ');
+const ALLOWED_HEADERS = ['Content-Type', 'If-None-Match', 'X-Request-Id', DELETION_KEY_HEADER].join(', ');
 const PREFLIGHT_MAX_AGE_S = '600';
 
 export function cors(origins: CorsOrigins) {
@@ -31,7 +32,7 @@ export function cors(origins: CorsOrigins) {
       ctx.set('Access-Control-Expose-Headers', EXPOSED);
       return next();
     }
-    ctx.set('Access-Control-Allow-Methods', 'GET, HEAD, POST');
+    ctx.set('Access-Control-Allow-Methods', 'GET, HEAD, POST, DELETE');
     ctx.set('Access-Control-Allow-Headers', ALLOWED_HEADERS);
     ctx.set('Access-Control-Max-Age', PREFLIGHT_MAX_AGE_S);
     ctx.status = 204;

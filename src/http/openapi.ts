@@ -12,6 +12,7 @@
 import { TOKEN_PATTERN } from '../documents/document.js';
 import { Code, ERRORS, httpCodes, httpStatus, STATUS_MEANING, type ErrorCode } from '../errors.js';
 import { OPTIONS } from '../options.js';
+import { DELETION_KEY_HEADER, DELETION_KEY_PATTERN } from '../store/deletion-key.js';
 import type { Catalogue } from '../styles.js';
 import { MAX_MULTIPART_FIELDS, MAX_MULTIPART_FILES } from './multipart.js';
 import type { Header, JsonSchema, OpenApiDocument, Operation, Parameter, PathItem, Reference, RequestBody, Response } from './openapi-types.js';
@@ -156,7 +157,12 @@ function documentPath(op: RenderOperationEntry | TokenOperationEntry, params: Re
         description: NOT_MODIFIED,
         headers: { ETag: ref('headers', 'ETag'), 'Cache-Control': ref('headers', 'RenderCacheControl'), 'X-Request-Id': ref('headers', 'XRequestId') },
       };
-    } else responses['200'] = successResponse(op, {});
+    } else {
+      responses['200'] = successResponse(op, {
+        'Cache-Control': required({ type: 'string', const: CACHE_CONTROL.none }, 'The answer carries a key for this client alone: no cache keeps it.'),
+        [DELETION_KEY_HEADER]: ref('headers', 'XRst2DeletionKey'),
+      });
+    }
     return {
       operationId: `${method}${op.id}`,
       summary: op.summary,
@@ -203,12 +209,18 @@ function servicePath(op: Exclude<OperationEntry, RenderOperationEntry | TokenOpe
       headers: { 'Cache-Control': required({ type: 'string', const: CACHE_CONTROL.short }), 'X-Request-Id': ref('headers', 'XRequestId') },
       content: { [mediaKey(op.response.media)]: { schema: xmlListSchema(op.container, op.item, names) } },
     };
-  } else {
+  } else if (op.kind !== 'token-delete') {
     const headers: Record<string, Header | Reference> = { 'Cache-Control': required({ type: 'string', const: CACHE_CONTROL[op.cache] }) };
     for (const name of op.headers ?? []) headers[name] = SERVICE_HEADERS[name]!;
     responses['200'] = successResponse(op, headers);
     // What carries an ETag answers a matching If-None-Match with 304.
     if (headers.ETag) responses['304'] = { description: NOT_MODIFIED, headers: { ...headers, 'X-Request-Id': ref('headers', 'XRequestId') } };
+  }
+  if (op.kind === 'token-delete') {
+    responses['204'] = {
+      description: op.response.description,
+      headers: { 'Cache-Control': required({ type: 'string', const: CACHE_CONTROL.none }), 'X-Request-Id': ref('headers', 'XRequestId') },
+    };
   }
   const pathParameters: Parameter[] = [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
     name: name!,
@@ -217,15 +229,20 @@ function servicePath(op: Exclude<OperationEntry, RenderOperationEntry | TokenOpe
     description: 'A token from the token operation.',
     schema: { type: 'string', pattern: TOKEN },
   }));
+  const method = op.kind === 'token-delete' ? 'delete' : 'get';
+  const headerParameters: Array<Parameter | Reference> = [
+    ...(responses['304'] ? [ref('parameters', 'IfNoneMatch')] : []),
+    ...(op.kind === 'token-delete' ? [ref('parameters', 'DeletionKey')] : []),
+  ];
   return {
     ...(pathParameters.length > 0 ? { parameters: pathParameters } : {}),
-    get: {
-      operationId: `get${op.id}`,
+    [method]: {
+      operationId: `${method}${op.id}`,
       summary: op.summary,
       ...(op.description ? { description: op.description } : {}),
       tags: [op.tag],
-      ...(responses['304'] ? { parameters: [ref('parameters', 'IfNoneMatch')] } : {}),
-      responses: { ...responses, ...errorResponses(op, 'get') },
+      ...(headerParameters.length > 0 ? { parameters: headerParameters } : {}),
+      responses: { ...responses, ...errorResponses(op, method) },
     },
   };
 }
@@ -253,6 +270,13 @@ function parameters(s: OpenApiSettings): Record<string, Parameter> {
   return {
     ...Object.fromEntries(Object.entries(sources).map(([name, p]) => [capitalise(name), p])),
     ...Object.fromEntries(options),
+    DeletionKey: {
+      name: DELETION_KEY_HEADER,
+      in: 'header',
+      required: true,
+      description: 'The deletion key that creating the token answered (a header, so it stays out of URLs and their logs).',
+      schema: { type: 'string', pattern: DELETION_KEY_PATTERN.source },
+    },
     IfNoneMatch: {
       name: 'If-None-Match',
       in: 'header',
@@ -279,6 +303,10 @@ const HEADERS: Record<string, Header> = {
   ContentDisposition: required({ type: 'string', pattern: '^inline; filename="[^"/\\\\]+\\.pdf"$' }),
   RetryAfter: required({ type: 'integer', minimum: 0 }, 'Seconds to wait before trying again.'),
   Allow: required({ type: 'string' }, 'The methods the path accepts.'),
+  XRst2DeletionKey: required(
+    { type: 'string', pattern: DELETION_KEY_PATTERN.source },
+    "This creation's deletion key (random, 256 bits): only this answer ever carries it, and the service keeps only its hash. Send it back in this header on `DELETE` of the token to delete this creation.",
+  ),
 };
 
 /** The details fields errors carry (errors.ts), by name: their type and what they hold. */
@@ -388,7 +416,8 @@ export function buildOpenApi(s: OpenApiSettings): OpenApiDocument {
   const params = parameters(s);
   const paths: Record<string, PathItem> = {};
   for (const op of OPERATIONS) {
-    paths[op.path] = op.kind === 'render' || op.kind === 'token' ? documentPath(op, params, s.maxBodyBytes) : servicePath(op, s.catalogue);
+    // Several operations may share a path, each with its own methods (a token's text: GET; its deletion: DELETE).
+    paths[op.path] = { ...paths[op.path], ...(op.kind === 'render' || op.kind === 'token' ? documentPath(op, params, s.maxBodyBytes) : servicePath(op, s.catalogue)) };
   }
   return {
     openapi: '3.1.0',

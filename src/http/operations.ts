@@ -10,6 +10,7 @@ import { Code, type ErrorCode } from '../errors.js';
 import { OPTIONS, type OptionSpec } from '../options.js';
 import type { Replaced } from '../cache/render-cache.js';
 import { RENDERED_TYPE, type RenderOperation } from '../renderer.js';
+import { DELETION_KEY_HEADER } from '../store/deletion-key.js';
 import { RENDERED_HTML_CSP } from './csp.js';
 import type { Source } from './input.js';
 import type { JsonSchema } from './openapi-types.js';
@@ -17,7 +18,7 @@ import type { JsonSchema } from './openapi-types.js';
 export const API_PREFIX = '/1.0/rst2';
 export const OPENAPI_PATH = '/1.0/openapi.json';
 
-export type Method = 'get' | 'post';
+export type Method = 'get' | 'post' | 'delete';
 
 /** Cache-Control values, by what the answer is. */
 export const CACHE_CONTROL = {
@@ -120,7 +121,7 @@ export interface ListOperationEntry extends Common {
 
 /** Everything else: handled by name in routes.ts (`page` by the editor middleware). */
 export interface ServiceOperationEntry extends Common {
-  kind: 'token-source' | 'health' | 'ready' | 'metrics' | 'description' | 'page';
+  kind: 'token-source' | 'token-delete' | 'health' | 'ready' | 'metrics' | 'description' | 'page';
   cache: keyof typeof CACHE_CONTROL;
   /** Response headers beyond X-Request-Id and Cache-Control, for the description. */
   headers?: readonly string[];
@@ -191,7 +192,10 @@ export const OPERATIONS: readonly OperationEntry[] = [
     methods: ['get', 'post'],
     id: 'Token',
     summary: 'Create a token',
-    description: 'Stores the document (for `uri`, what was fetched) under the first 128 bits of its SHA-256; the same document always gets the same token.',
+    description:
+      'Stores the document (for `uri`, what was fetched) under the first 128 bits of its SHA-256; the same document always gets the same token. ' +
+      `Each creation also gets its own deletion key, in the \`${DELETION_KEY_HEADER}\` header of this answer only (never stored: the service keeps its hash); ` +
+      '`DELETE` on the token with it ends this creation, and the document goes when every creation of it is deleted.',
     tag: 'tokens',
     sources: ['rst', 'uri'],
     response: { media: 'text/plain; charset=utf-8', description: 'The token: 32 lowercase hexadecimal characters, no newline.', schema: TOKEN_SCHEMA },
@@ -232,6 +236,23 @@ export const OPERATIONS: readonly OperationEntry[] = [
     headers: ['ETag'],
     response: { media: 'text/x-rst; charset=utf-8', description: 'The document exactly as stored.', schema: { type: 'string' } },
     errors: [Code.token_invalid, Code.token_not_found, Code.store_unavailable],
+  },
+  {
+    kind: 'token-delete',
+    path: `${API_PREFIX}/token/{token}`,
+    methods: ['delete'],
+    id: 'Token',
+    summary: 'Delete a token (our addition): end one creation, with its deletion key',
+    description:
+      `The deletion key goes in the \`${DELETION_KEY_HEADER}\` header, never in the URL (URLs are logged). Two people who store the same ` +
+      'document get the same token but each their own key: deleting one creation leaves the document to the others, and it is deleted ' +
+      'from the store with the last one. A wrong key, a key already used and an unknown token are one answer, `404 deletion_key_unknown`, ' +
+      'so a guess learns nothing, not even whether the token exists. Renderings fetched before may still be held by HTTP caches for ' +
+      'their `Cache-Control` lifetime (a day).',
+    tag: 'tokens',
+    cache: 'none',
+    response: { media: '', description: 'Deleted: this creation is gone, and the document with it when it was the last.' },
+    errors: [Code.token_invalid, Code.deletion_key_invalid, Code.deletion_key_unknown, Code.store_unavailable],
   },
   {
     kind: 'page',
@@ -326,7 +347,7 @@ export function operationErrors(op: OperationEntry, method: Method): ErrorCode[]
     codes.push(...PARAMETER_ERRORS, ...INPUT_ERRORS, ...op.sources.flatMap((s) => SOURCE_ERRORS[s]));
     if (op.kind === 'render') codes.push(...op.options.map((o) => o.code));
     if (method === 'post') codes.push(...BODY_ERRORS);
-  } else if (op.kind === 'token-source') codes.push(...PARAMETER_ERRORS);
+  } else if (op.kind === 'token-source' || op.kind === 'token-delete') codes.push(...PARAMETER_ERRORS);
   codes.push(...op.errors, Code.internal);
   return [...new Set(codes)];
 }
@@ -343,6 +364,7 @@ function metricLabel(op: OperationEntry): string {
       return op.render;
     case 'token':
     case 'token-source':
+    case 'token-delete':
       return 'token';
     case 'description':
       return 'openapi';

@@ -6,12 +6,13 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 
-import { tokenOf } from '../documents/document.js';
+import { TOKEN_PATTERN, tokenOf } from '../documents/document.js';
 import { Code, ServiceError } from '../errors.js';
 import { choose } from '../options.js';
 import type { Logger } from '../log.js';
 import type { Renderer } from '../renderer.js';
 import type { Catalogue } from '../styles.js';
+import { DELETION_KEY_HEADER, DELETION_KEY_PATTERN, hashDeletionKey, makeDeletionKey } from '../store/deletion-key.js';
 import type { TokenStore } from '../store/token-store.js';
 import { etagMatches } from './etag.js';
 import { acceptedParameters, CACHE_CONTROL, OPERATIONS, REPLACED_HEADERS, routerPath, type OperationEntry, type RenderOperationEntry, type TokenOperationEntry } from './operations.js';
@@ -80,12 +81,17 @@ function tokenHandler(op: TokenOperationEntry, deps: RouteDeps): Handler {
     checkKnown(params, acceptedParameters(op));
     const { document } = await resolveDocument(params, op.sources, deps);
     const value = tokenOf(document);
+    // Each creation its own key, even for a document stored before (token-store.ts).
+    const key = makeDeletionKey();
     try {
-      await deps.store.save(value, document.text);
+      await deps.store.save(value, document.text, hashDeletionKey(key));
     } catch (err) {
       throw new ServiceError(Code.store_unavailable, 'The token store cannot be written right now.', { cause: err });
     }
     ctx.type = op.response.media;
+    // The key is for this client alone: no cache may keep the answer and hand it to another.
+    ctx.set('Cache-Control', CACHE_CONTROL.none);
+    ctx.set(DELETION_KEY_HEADER, key);
     ctx.body = value;
   };
 }
@@ -109,6 +115,32 @@ function tokenSourceHandler(op: OperationEntry, deps: RouteDeps): Handler {
   };
 }
 
+/**
+ * Ends one creation of a token, given its deletion key. Whatever the reason
+ * a key does not fit (wrong, used already, no such token), the answer is the
+ * same 404, so trying keys or tokens teaches nothing.
+ */
+function tokenDeleteHandler(deps: RouteDeps): Handler {
+  return async (ctx) => {
+    checkKnown(await readParams(ctx, deps.maxBodyBytes), []);
+    ctx.set('Cache-Control', CACHE_CONTROL.none);
+    const token = (ctx.params as Record<string, string | undefined>).token ?? '';
+    if (!TOKEN_PATTERN.test(token)) throw new ServiceError(Code.token_invalid, 'A token is 32 lowercase hexadecimal characters.');
+    const key = ctx.get(DELETION_KEY_HEADER);
+    if (!DELETION_KEY_PATTERN.test(key)) {
+      throw new ServiceError(Code.deletion_key_invalid, `Send the deletion key that creating the token answered, in the ${DELETION_KEY_HEADER} header (43 base64url characters).`);
+    }
+    let removed: boolean;
+    try {
+      removed = await deps.store.remove(token, hashDeletionKey(key));
+    } catch (err) {
+      throw new ServiceError(Code.store_unavailable, 'The token store cannot be written right now.', { cause: err });
+    }
+    if (!removed) throw new ServiceError(Code.deletion_key_unknown, `No creation of the token ${token} has this deletion key.`);
+    ctx.status = 204;
+  };
+}
+
 /** A JSON answer from the service itself, never kept by a cache. */
 function statusHandler(answer: () => Promise<object>): Handler {
   return async (ctx) => {
@@ -125,6 +157,8 @@ function handlerFor(op: OperationEntry, deps: RouteDeps): Handler | undefined {
       return tokenHandler(op, deps);
     case 'token-source':
       return tokenSourceHandler(op, deps);
+    case 'token-delete':
+      return tokenDeleteHandler(deps);
     case 'list':
       return (ctx) => {
         ctx.type = op.response.media;

@@ -5,13 +5,13 @@
  * service did not even try to connect, and so that a regression makes the
  * test fail instead of reaching a real cloud metadata service.
  *
- * It sees sockets through the 'net.client.socket' diagnostics channel, which
- * Node publishes after creating a client socket and before connecting it.
+ * It wraps net.Socket.prototype.connect, which every client socket (net,
+ * http, tls) goes through. Not the 'net.client.socket' diagnostics channel:
+ * Node 24's net.connect() calls the prototype's connect directly, so a
+ * per-socket override set from that channel is never called and the
+ * connection leaves (seen: a real HTTP 403 from 169.254.169.254).
  */
-import dc from 'node:diagnostics_channel';
 import net from 'node:net';
-
-const CHANNEL = 'net.client.socket';
 
 /** Loopback, or a Unix socket (`unix:` and its path): nothing that leaves the machine. */
 function isLoopback(host: string): boolean {
@@ -19,39 +19,44 @@ function isLoopback(host: string): boolean {
 }
 
 function targetOf(args: unknown[]): string {
-  // net normalises connect() arguments to [options, callback] before it calls it.
+  // net normalises connect() arguments to [options, callback] before it calls it;
+  // a direct socket.connect(port, host) call passes them as they are.
   const first: unknown = Array.isArray(args[0]) ? (args[0] as unknown[])[0] : args[0];
   if (typeof first === 'object' && first !== null) {
     const options = first as { host?: unknown; path?: unknown };
     if (typeof options.host === 'string') return options.host;
     if (typeof options.path === 'string') return `unix:${options.path}`;
   }
+  if (typeof first === 'string') return `unix:${first}`;
+  if (typeof args[1] === 'string') return args[1];
   return 'localhost';
+}
+
+type Connect = (this: net.Socket, ...args: unknown[]) => net.Socket;
+const original = net.Socket.prototype.connect as unknown as Connect;
+const active = new Set<ConnectionGuard>();
+
+function guardedConnect(this: net.Socket, ...args: unknown[]): net.Socket {
+  const host = targetOf(args);
+  for (const guard of active) guard.attempts.push(host);
+  if (isLoopback(host)) return original.apply(this, args);
+  process.nextTick(() => this.destroy(new Error(`test guard: refused to connect off this machine (${host})`)));
+  return this;
 }
 
 export class ConnectionGuard {
   /** Every host a client socket tried to connect to, loopback (this test's own requests too) included. */
   readonly attempts: string[] = [];
-  private readonly onSocket = (message: unknown): void => {
-    const socket = (message as { socket: net.Socket }).socket;
-    const connect = socket.connect.bind(socket) as (...args: unknown[]) => net.Socket;
-    const guarded = (...args: unknown[]): net.Socket => {
-      const host = targetOf(args);
-      this.attempts.push(host);
-      if (isLoopback(host)) return connect(...args);
-      process.nextTick(() => socket.destroy(new Error(`test guard: refused to connect off this machine (${host})`)));
-      return socket;
-    };
-    Object.defineProperty(socket, 'connect', { value: guarded, configurable: true, writable: true });
-  };
 
   install(): this {
-    dc.subscribe(CHANNEL, this.onSocket);
+    active.add(this);
+    (net.Socket.prototype as unknown as { connect: Connect }).connect = guardedConnect;
     return this;
   }
 
   uninstall(): void {
-    dc.unsubscribe(CHANNEL, this.onSocket);
+    active.delete(this);
+    if (active.size === 0) (net.Socket.prototype as unknown as { connect: Connect }).connect = original;
   }
 
   /** The attempts to anything but loopback. */

@@ -20,6 +20,7 @@ import { choose, OPTIONS } from '../../src/options.js';
 import { FolderStore } from '../../src/store/folder-store.js';
 import { loadCatalogue } from '../../src/styles.js';
 import { paths } from '../../src/paths.js';
+import { hashDeletionKey, makeDeletionKey } from '../../src/store/deletion-key.js';
 import { rejectionCode, thrownCode } from './support/codes.js';
 
 describe('urlencoded parameters', () => {
@@ -155,7 +156,7 @@ describe('the input document', () => {
 
   it('reads a token from the store: malformed is token_invalid, unknown is token_not_found', async () => {
     const doc = makeDocument('Stored\n======\n');
-    await store.save(tokenOf(doc), doc.text);
+    await store.save(tokenOf(doc), doc.text, hashDeletionKey(makeDeletionKey()));
     const { document, source } = await resolveDocument(new Map([['token', tokenOf(doc)]]), ['token'], { store, fetchPolicy: policy });
     expect(source).to.equal('token');
     expect(document.text).to.equal(doc.text);
@@ -164,7 +165,7 @@ describe('the input document', () => {
   });
 
   it('answers store_unavailable when the store cannot be read', async () => {
-    const broken = { save: async () => {}, load: async () => Promise.reject(new Error('disk gone')), ping: async () => {}, close: async () => {} };
+    const broken = { save: async () => {}, load: async () => Promise.reject(new Error('disk gone')), remove: async () => false, ping: async () => {}, close: async () => {} };
     expect(await rejectionCode(tokenText(broken, 'a'.repeat(32)))).to.equal('store_unavailable');
   });
 });
