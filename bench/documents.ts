@@ -77,3 +77,24 @@ export function nestedQuotes(levels: number): string {
 export function nestedLists(levels: number): string {
   return Array.from({ length: levels }, (_, i) => `${'  '.repeat(i)}* level ${i}\n`).join('\n');
 }
+
+/** Sphinx's `:emphasize-lines:` with a range far past its one-line block (70 bytes; Sphinx lists every number of it). */
+export function emphasizedRange(last = 50_000_000): string {
+  return `.. code-block:: python\n   :emphasize-lines: 1-${last}\n\n   spam = 1\n`;
+}
+
+/**
+ * A code block whose first line number has `digits` digits: docutils pads
+ * every line's number to that width (4,000 digits on 20,000 lines: 104 KB of
+ * source, 80 MB of numbers). `directive` is `code` (`:number-lines:`) or
+ * `code-block` (`:lineno-start:`).
+ */
+export function numberedLines(directive: 'code' | 'code-block' = 'code-block', digits = 4000, lines = 20_000): string {
+  const option = directive === 'code' ? 'number-lines' : 'lineno-start';
+  return `.. ${directive}:: text\n   :${option}: ${'9'.repeat(digits)}\n\n${'   x\n'.repeat(lines)}\nAfter the block.\n`;
+}
+
+/** A Sphinx grammar whose one long name pads each of `lines` continuation lines (219 KB; 270 MB of spaces unbounded). */
+export function productionPadding(nameLength = 9000, lines = 30_000): string {
+  return `.. productionlist::\n   ${'a'.repeat(nameLength)}: x\n${'   : y\n'.repeat(lines)}`;
+}

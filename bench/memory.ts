@@ -23,7 +23,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { largeDocument, nestedLists, nestedQuotes, substitutionExpansion } from './documents.js';
+import { emphasizedRange, largeDocument, nestedLists, nestedQuotes, numberedLines, productionPadding, substitutionExpansion } from './documents.js';
 import { startInstance, type InstanceProcess } from './instance-process.js';
 import { ensureDebianPackages, specificationText } from './support.js';
 
@@ -39,6 +39,8 @@ const MODES: Record<string, Record<string, string>> = {
 interface Request {
   operation: 'html' | 'pdf' | 'check';
   rst: string;
+  /** Only docutils' own markup runs natively too. */
+  dialect?: 'sphinx';
 }
 
 interface Case {
@@ -71,6 +73,9 @@ function cases(): Case[] {
     { name: 'two substitution bombs at once (37 KB each, 63 MB of HTML unbounded)', requests: [{ operation: 'html', rst: substitutionExpansion('one') }, { operation: 'html', rst: substitutionExpansion('two') }] },
     { name: '2,000 nested block quotes (2 MB)', requests: [{ operation: 'html', rst: nestedQuotes(2000) }] },
     { name: '1,000 nested lists (1 MB)', requests: [{ operation: 'html', rst: nestedLists(1000) }] },
+    { name: 'Sphinx emphasize-lines 1-50000000 on one line (65 bytes)', requests: [{ operation: 'html', rst: emphasizedRange(), dialect: 'sphinx' }] },
+    { name: 'code, number-lines of 4,000 digits, 20,000 lines (104 KB), HTML and PDF', requests: [{ operation: 'html', rst: numberedLines('code') }, { operation: 'pdf', rst: numberedLines('code') }] },
+    { name: 'Sphinx productionlist, a 9,000-letter name over 30,000 lines (219 KB)', requests: [{ operation: 'html', rst: productionPadding(), dialect: 'sphinx' }] },
     { name: "docutils' specification (117 KB), HTML", requests: [{ operation: 'html', rst: spec }] },
     { name: "docutils' specification, PDF", requests: [{ operation: 'pdf', rst: pdfSafe(spec) }] },
     { name: 'generated document, 100 KB, HTML and PDF', requests: [{ operation: 'html', rst: large }, { operation: 'pdf', rst: large }] },
@@ -84,7 +89,8 @@ function pdfSafe(text: string): string {
 }
 
 async function send(instance: InstanceProcess, request: Request): Promise<string> {
-  const res = await fetch(`${instance.url}/1.0/rst2/${request.operation}`, {
+  const query = request.dialect ? `?dialect=${request.dialect}` : '';
+  const res = await fetch(`${instance.url}/1.0/rst2/${request.operation}${query}`, {
     method: 'POST',
     headers: { 'Content-Type': 'text/x-rst; charset=utf-8' },
     body: request.rst,
@@ -97,6 +103,7 @@ async function send(instance: InstanceProcess, request: Request): Promise<string
 
 /** Peak RSS (MB) of native docutils rendering the case, each request its own process, all at once. */
 async function native(c: Case, dir: string): Promise<string> {
+  if (c.requests.some((r) => r.dialect)) return 'n/a (Sphinx markup)';
   const script = `
 import json, os, re, sys
 from docutils.core import publish_file

@@ -144,6 +144,25 @@ describe('dialects over HTTP', () => {
       const text = (await pdfPages(await res.arrayBuffer())).join('\n');
       expect(text).to.include('Added in version 3.2.').and.include('See also');
     });
+
+    it('section titles inside only, in a list, a table or a note, are bold rubrics in the PDF: 200, as the HTML', async function () {
+      if (!haveTex) this.skip();
+      const section = (indent: string, title: string) =>
+        `${indent}.. only:: latex or html\n\n${indent}   ${title}\n${indent}   ${'-'.repeat(title.length)}\n\n${indent}   Text under ${title}.\n\n${indent}   Deeper ${title}\n${indent}   ${'~'.repeat(title.length + 7)}\n\n${indent}   More.\n`;
+      const cell = section('', 'CellTitle').split('\n').map((l) => l.padEnd(40)).filter((l) => l.trim() !== '' || true);
+      const border = `+${'-'.repeat(6)}+${'-'.repeat(40)}+`;
+      const table = [border, ...cell.slice(0, -1).map((l, i) => `| ${i === 0 ? 'a' : ' '}    |${l}|`), border].join('\n');
+      const doc = `Doc\n===\n\n* item\n\n${section('  ', 'ListTitle')}\n1. first\n\n${section('   ', 'EnumTitle')}\n.. note::\n\n${section('   ', 'NoteTitle')}\n${table}\n\nThe end.\n`;
+      const html = await post(s, 'html', doc, { dialect: 'sphinx' });
+      expect(html.status).to.equal(200);
+      const res = await post(s, 'pdf', doc, { dialect: 'sphinx' });
+      expect(res.status, await res.clone().text()).to.equal(200);
+      const text = (await pdfPages(await res.arrayBuffer())).join('\n');
+      for (const title of ['ListTitle', 'EnumTitle', 'NoteTitle', 'CellTitle']) {
+        expect(text).to.include(title).and.include(`Text under ${title}.`).and.include(`Deeper ${title}`);
+      }
+      expect(text).to.include('The end.');
+    });
   });
 
   describe('pypi', () => {

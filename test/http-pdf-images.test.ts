@@ -252,6 +252,20 @@ describe('PDF with images (HTTP, real engines, a local image server)', function 
     expect(cached.headers.get(PROBLEMS)).to.equal('1');
   });
 
+  it('sizes past TeX\'s largest dimension are clamped to the page: the image is there, the PDF is 200', async () => {
+    // Each of these was 422 latex_failed ("Dimension too large").
+    for (const options of [':width: 5000cm', ':height: 99999in', ':scale: 100000', ':width: 99999999px', ':width: 400pt\n   :scale: 100000']) {
+      const { res, counts, text } = await pdfOf(open, `Huge\n====\n\n.. image:: ${up.base}/img/red.png\n   ${options}\n\nAfter the picture.\n`);
+      expect(res.headers.get(PROBLEMS), options).to.equal(null);
+      expect(counts.images - baseline.images, options).to.equal(1);
+      expect(text, options).to.include('After the picture.');
+    }
+    // A placeholder (no such image) of that width, in a figure.
+    const { res, text } = await pdfOf(open, `Huge\n====\n\n.. figure:: ${up.base}/img/missing.png\n   :width: 5000cm\n   :alt: gone\n\n   The caption.\n`);
+    expect(res.headers.get(PROBLEMS)).to.equal('1');
+    expect(text).to.include('gone').and.to.include('The caption.');
+  });
+
   it('PNGs that stop pdfTeX become placeholders; the other images stay', async () => {
     // Two different URLs of the same broken file: pdfTeX names one per failed run.
     const rst = `Damaged\n=======\n\n.. image:: ${up.base}/img/bad-type.png?1\n   :alt: broken pixels one\n\n` +

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 
-import { largeDocument, nestedLists, nestedQuotes, substitutionExpansion } from '../bench/documents.js';
+import { emphasizedRange, largeDocument, nestedLists, nestedQuotes, numberedLines, productionPadding, substitutionExpansion } from '../bench/documents.js';
 import type { RunningServer } from '../src/server.js';
 import { sample } from './support/metrics.js';
 import { api, errorOf, server } from './support/server.js';
@@ -72,6 +72,52 @@ describe('memory: documents that would make a render grow without bound', () => 
     const res = await post(s, 'html', `Deep\n====\n\n${nestedQuotes(33)}`);
     expect(res.status).to.equal(200);
     expect(await res.text()).to.include('level 32');
+  });
+});
+
+describe('memory: counts and numbers a document gives are bounded before anything is expanded', () => {
+  // A warm worker is 36 MiB; each of these took 0.5 to 2 GB before. A worker
+  // that passes the budget is recycled, which the metric shows.
+  let s: RunningServer;
+  before(async () => {
+    s = await server({ RST2_WORKERS: '1', RST2_WORKER_HEAP_BUDGET_BYTES: String(96 * MiB), RST2_RENDER_TIMEOUT_MS: '60000' });
+  });
+  const recycled = async () => sample(await (await api(s, '/metrics')).text(), 'rst2_engine_worker_recycled_total', { engine: 'python' });
+  const render = (operation: string, rst: string, dialect = 'docutils') =>
+    api(s, `/1.0/rst2/${operation}?dialect=${dialect}`, { method: 'POST', headers: RST, body: rst });
+
+  it('emphasize-lines 1-50000000 on a one-line block is a warning, and the block is shown', async () => {
+    const before = await recycled();
+    const res = await render('html', emphasizedRange(), 'sphinx');
+    expect(res.status).to.equal(200);
+    const html = await res.text();
+    expect(html).to.include('line number spec is out of range(1-1)');
+    expect(html).to.include('spam');
+    const check = await render('check', emphasizedRange(10 ** 15), 'sphinx');
+    expect(check.status).to.equal(200);
+    expect(JSON.stringify(await check.json())).to.include('out of range(1-1)');
+    expect(await recycled(), 'the heap stayed within its budget').to.equal(before);
+  });
+
+  for (const [directive, dialect] of [['code-block', 'sphinx'], ['code', 'docutils']] as const) {
+    it(`a 4,000-digit first line number on 20,000 lines (${directive}, ${dialect}) is an error in the document, which renders`, async () => {
+      const before = await recycled();
+      const res = await render('html', numberedLines(directive), dialect);
+      expect(res.status).to.equal(200);
+      const html = await res.text();
+      expect(html).to.include('a line number may be at most 2147483647');
+      expect(html).to.include('After the block.');
+      expect(html.length).to.be.below(4 * MiB);
+      expect(await recycled(), 'the heap stayed within its budget').to.equal(before);
+    });
+  }
+
+  it('a grammar name pads continuation lines only up to a bound', async () => {
+    const before = await recycled();
+    const res = await render('html', productionPadding(), 'sphinx');
+    expect(res.status).to.equal(200);
+    expect((await res.text()).length).to.be.below(4 * MiB);
+    expect(await recycled(), 'the heap stayed within its budget').to.equal(before);
   });
 });
 

@@ -6,6 +6,12 @@ fail with "Unknown directive type".  The aliases also accept Sphinx's common
 options, mapped to docutils' where one exists, so such documents render
 instead of erroring on an option.
 
+Line numbers (``code``'s ``:number-lines:``, ``code-block``'s
+``:lineno-start:``, ``include``'s ``:number-lines:``) are bounded by
+``MAX_LINE_NUMBER``: docutils pads every line's number to the width of the
+last one, so a 4,000-digit start on a 20,000-line block was 80 MB of
+numbers in the doctree before any output limit could see them.
+
 ``include``: file insertion is off (settings.PROTECTIONS), but docutils' own
 substitution sets (``.. include:: <isonum.txt>``) are data shipped with
 docutils, not files of the host, so exactly those are allowed.
@@ -16,12 +22,50 @@ from docutils.parsers.rst.directives.body import CodeBlock
 from docutils.parsers.rst.directives.misc import Include
 
 
-class SphinxCodeBlock(CodeBlock):
-    option_spec = dict(CodeBlock.option_spec)
+# TeX's largest number (2^31 - 1), the one Sphinx's PDF builder can write
+# as a first line number (it sets a counter; a larger start stops its LaTeX
+# with "Number too big"). Ten digits keep a numbered line's padding small.
+MAX_LINE_NUMBER = 2147483647
+
+
+def _bounded(value):
+    if abs(value) > MAX_LINE_NUMBER:
+        raise ValueError("a line number may be at most %d (TeX's largest number)" % MAX_LINE_NUMBER)
+    return value
+
+
+def first_line_number(argument):
+    """Sphinx's ``:lineno-start:``: 0 to MAX_LINE_NUMBER; ValueError otherwise.
+
+    docutils shows the directive with the reason as an error in the document,
+    as for any invalid option value; the rest of the document renders.
+    """
+    return _bounded(directives.nonnegative_int(argument))
+
+
+def number_lines(argument):
+    """docutils' ``:number-lines:``: empty (start at 1) or an integer within MAX_LINE_NUMBER either way."""
+    if argument is None or not argument.strip():
+        return None
+    try:
+        value = int(argument)
+    except ValueError:
+        raise ValueError("non-integer start value") from None  # docutils' wording
+    return _bounded(value)
+
+
+class BoundedCodeBlock(CodeBlock):
+    """docutils' ``code`` with its first line number bounded."""
+
+    option_spec = dict(CodeBlock.option_spec, **{"number-lines": number_lines})
+
+
+class SphinxCodeBlock(BoundedCodeBlock):
+    option_spec = dict(BoundedCodeBlock.option_spec)
     option_spec.update(
         {
             "linenos": directives.flag,
-            "lineno-start": directives.nonnegative_int,
+            "lineno-start": first_line_number,
             "emphasize-lines": directives.unchanged,
             "caption": directives.unchanged,
             "dedent": directives.unchanged,
@@ -66,7 +110,7 @@ def _rst_parser_only(argument):
 
 
 class StandardInclude(Include):
-    option_spec = dict(Include.option_spec, parser=_rst_parser_only)
+    option_spec = dict(Include.option_spec, parser=_rst_parser_only, **{"number-lines": number_lines})
 
     def run(self):
         settings = self.state.document.settings
@@ -88,5 +132,6 @@ class StandardInclude(Include):
 
 def register():
     directives.register_directive("include", StandardInclude)
+    directives.register_directive("code", BoundedCodeBlock)
     directives.register_directive("code-block", SphinxCodeBlock)
     directives.register_directive("sourcecode", SphinxCodeBlock)

@@ -101,6 +101,40 @@ class NormalizeClasses(Transform):
                 node["classes"] = [c for c in (nodes.make_id(c) for c in node["classes"]) if c]
 
 
+INLINE_RUBRIC = r"""
+% rst2: a rubric (or a section title) inside a list, table or admonition.
+\providecommand*{\rsttworubric}[1]{\par\medskip\noindent{\normalfont\bfseries #1}\par\nobreak\smallskip}
+"""
+
+
+class SectionsOutsideTheFlow(Transform):
+    """A section inside a body element becomes its title as a rubric, then its content.
+
+    Sphinx's ``only`` takes titles (match_titles), so a section can land in
+    a list item, a table cell or an admonition, where HTML is fine but
+    LaTeX cannot take ``\\section`` (inside a list or a tabular it stops
+    pdfTeX, and the whole PDF failed). Only the LaTeX is changed.
+    """
+
+    default_priority = 860
+
+    def apply(self):
+        # Innermost first, so an inner section is unwrapped inside its outer one.
+        misplaced = [
+            section
+            for section in self.document.findall(nodes.section)
+            if not all(isinstance(up, (nodes.section, nodes.document)) for up in _ancestors(section))
+        ]
+        for section in reversed(misplaced):
+            box = nodes.container(ids=list(section["ids"]), names=list(section["names"]), classes=section["classes"])
+            for child in section.children:
+                if isinstance(child, nodes.title):
+                    box += nodes.rubric(child.rawsource, "", *child.children)
+                else:
+                    box += child
+            section.replace_self(box)
+
+
 class ScriptMarking:
     """Text in any script (python/rst2/scripts.py): each character in its class's LaTeX.
 
@@ -216,6 +250,14 @@ class SafeLaTeXTranslator(ScriptMarking, latex2e.LaTeXTranslator):
             node["uri"] = uri
         self.out[start:] = latex_images.rewrite(self, node, self.out[start:])
 
+    def visit_rubric(self, node):
+        if all(isinstance(up, (nodes.section, nodes.document)) for up in _ancestors(node)):
+            return super().visit_rubric(node)
+        # The styles' \\DUrubric is a \\subsubsection*, which a list item
+        # or a table cell cannot take: a bold line of its own instead.
+        self.fallbacks["rsttworubric"] = INLINE_RUBRIC
+        self.out.append("\n\\rsttworubric{")
+
     def visit_raw(self, node):
         # raw is disabled in the settings; should a raw node exist anyway,
         # it never reaches LaTeX.
@@ -232,4 +274,4 @@ class Writer(latex2e.Writer):
         self.translator_class = SafeLaTeXTranslator
 
     def get_transforms(self):
-        return super().get_transforms() + [ShowUnsafeMath, NormalizeClasses]
+        return super().get_transforms() + [ShowUnsafeMath, NormalizeClasses, SectionsOutsideTheFlow]

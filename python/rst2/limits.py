@@ -14,8 +14,12 @@ fails afterwards. Two constructions do that from a small input:
   Python's recursion limit stops the parser). ``check_nesting`` reads the
   indentation before docutils parses.
 
-``check_output`` is the last word on whatever else grows the output (e.g.
-Pygments' markup around every token of a large code block).
+Whatever else grows the output (e.g. Pygments' markup around every token
+of a large code block) is bounded while the writer writes:
+``bound_writer`` gives the writer's translator a meter that refuses as
+soon as what it has written passes the limit, so a runaway rendering stops
+near the limit instead of being built whole (and joined, and encoded)
+before ``check_output``, the last word on the exact size, can refuse it.
 
 The worker sets the limits once at start (``configure``); until then
 nothing is bounded, which is what a plain ``import rst2`` in a test gets.
@@ -108,6 +112,67 @@ def check_output(output):
         size = len(output.encode("utf-8"))
     if size > limit:
         raise _too_large("The rendered document would be %s," % _mib(size))
+
+
+class _Meter:
+    """What a translator has written to its body so far, in characters.
+
+    Characters are a lower bound of UTF-8 bytes, so the meter never refuses
+    what ``check_output`` would accept. It reads only what was appended
+    since its last reading; text a writer moves out of its body (docutils'
+    HTML writer moves the title, docinfo, header and footer elsewhere) stays
+    counted. Output a writer collects in a list of its own (the LaTeX
+    writer's table and title collectors) counts once it joins the body, so
+    memory passes the limit by at most one such piece.
+    """
+
+    __slots__ = ("limit", "size", "body", "seen")
+
+    def __init__(self, limit):
+        self.limit = limit
+        self.size = 0
+        self.body = None
+        self.seen = 0
+
+    def read(self, body):
+        if body is not self.body:
+            self.body, self.seen = body, 0
+        count = len(body)
+        if count > self.seen:
+            self.size += sum(map(len, body[self.seen :]))
+            if self.size > self.limit:
+                raise _too_large("The rendered document would be")
+        self.seen = count
+
+
+class _BoundedTranslator:
+    """Mixed in before a docutils translator: reads the meter at every node."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._rst2_meter = _Meter(_limits["max_output_bytes"])
+
+    def dispatch_visit(self, node):
+        self._rst2_meter.read(self.body)
+        return super().dispatch_visit(node)
+
+    def dispatch_departure(self, node):
+        result = super().dispatch_departure(node)
+        self._rst2_meter.read(self.body)
+        return result
+
+
+_bounded_classes = {}
+
+
+def bound_writer(writer):
+    """Makes ``writer`` (a docutils writer about to run) stop once its output passes the limit."""
+    translator = getattr(writer, "translator_class", None)
+    if _limits["max_output_bytes"] is None or translator is None:
+        return
+    if translator not in _bounded_classes:
+        _bounded_classes[translator] = type(translator.__name__, (_BoundedTranslator, translator), {"__module__": __name__})
+    writer.translator_class = _bounded_classes[translator]
 
 
 class BoundSubstitutions(Transform):

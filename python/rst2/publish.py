@@ -12,7 +12,7 @@ from docutils.readers import standalone
 
 from . import base_url, directives, html_writer
 from .errors import DocumentError
-from .limits import BoundSubstitutions, check_nesting, check_output
+from .limits import BoundSubstitutions, bound_writer, check_nesting, check_output
 from .safety import NeutralizeUnsafeLinks
 from .settings import untrusted
 
@@ -77,6 +77,8 @@ def publish(source, writer_name, observers=(), dialect=None, base=None, **presen
     if dialect is not None:
         dialect.prepare_writer(publisher.writer)
         presentation = dict(presentation, **dialect.settings(writer_name))
+    # After the dialect, which may choose its own translator.
+    bound_writer(publisher.writer)
     publisher.settings = _settings_for(publisher, writer_name, presentation)
     setattr(publisher.settings, base_url.SETTING, base)
     # An untitled document gets this as its HTML <title> (docutils falls back

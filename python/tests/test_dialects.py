@@ -225,3 +225,25 @@ class DialectNamesTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TitlesOutsideTheFlowTest(unittest.TestCase):
+    """Sections that only:: puts in a list, table or admonition: rubrics in the LaTeX, sections in the HTML."""
+
+    SOURCE = (
+        "Doc\n===\n\n* item\n\n  .. only:: latex or html\n\n     Inner\n     -----\n\n     Text.\n\n"
+        "     Deeper\n     ~~~~~~\n\n     More.\n\n.. list-table::\n\n   * - a\n     - .. rubric:: Cell rubric\n"
+    )
+
+    def test_latex_has_no_sectioning_inside_a_body_element(self):
+        latex = render_latex(self.SOURCE, {"dialect": "sphinx"})["latex"]
+        body = latex.split("\\begin{document}", 1)[1]
+        self.assertIn("\\rsttworubric{Inner}", body)
+        self.assertIn("\\rsttworubric{Deeper}", body)
+        self.assertIn("\\rsttworubric{Cell rubric}", body)
+        self.assertNotIn("\\subsection", body)
+        self.assertIn("\\section{Doc", body)
+
+    def test_html_keeps_the_sections(self):
+        html = render_html(self.SOURCE, dialect="sphinx")["html"]
+        self.assertRegex(html, r"<h\d[^>]*>Inner</h\d>")

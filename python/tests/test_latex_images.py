@@ -91,6 +91,24 @@ class SizeTest(unittest.TestCase):
         self.assertEqual(self.options("   :scale: 50\n")[0], "scale=0.500000")
         self.assertEqual(self.options("   :width: 200px\n   :height: 100px\n")[0], "height=100px,width=200px")
 
+    def test_sizes_past_the_page_are_clamped_to_it(self):
+        # TeX stops at 16,383.99 pt: each of these made the whole PDF fail.
+        for given, expected in (
+            ("   :width: 5000cm\n", ("width=\\linewidth", "\\linewidth")),
+            ("   :width: 99999999px\n", ("width=\\linewidth", "\\linewidth")),
+            ("   :width: 300%\n", ("width=\\linewidth", "\\linewidth")),
+            ("   :height: 99999in\n", ("height=0.9\\textheight", "0.3\\linewidth")),
+            ("   :width: 400pt\n   :scale: 100000\n", ("width=\\linewidth", "\\linewidth")),
+        ):
+            self.assertEqual(self.options(given), expected, given)
+        # Within the page, docutils' sizes stay; a scale multiplies them as in the HTML.
+        self.assertEqual(self.options("   :width: 20cm\n")[0], "width=20cm")
+        self.assertEqual(self.options("   :width: 100pt\n   :scale: 200\n")[0], "width=200.00000bp")
+
+    def test_a_scale_alone_is_checked_in_tex(self):
+        latex = render_latex(".. image:: https://example.org/x.png\n   :scale: 100000\n")["latex"]
+        self.assertIn("{\\def\\rsttwoscale{1000000}\\rsttwoimage{1}{scale=1000.000000}", body_of(latex))
+
     def test_placeholder_without_width_gets_a_default(self):
         self.assertEqual(self.options("")[1], "0.3\\linewidth")
 

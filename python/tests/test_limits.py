@@ -168,3 +168,99 @@ class OutputLimitTest(Bounded):
         limits.configure()
         self.assertEqual(limits.current(), {"max_output_bytes": None, "max_nesting_depth": None})
         self.assertRenders(nested_quotes(60), ("check",))
+
+
+class WritingLimitTest(Bounded):
+    """The writer stops once its output passes the limit, not after writing all of it."""
+
+    # 300 KB of source that Pygments turns into 10 MB of HTML.
+    CODE = ".. code:: python\n\n" + "".join("   x%d = [a, b, c, d]\n" % i for i in range(12000))
+
+    def test_the_writer_stops_at_the_limit(self):
+        limits.configure(max_output_bytes=64 * 1024)
+        for operation in ("html", "latex"):
+            source = self.CODE.replace(".. code:: python", ".. code:: python\n   :number-lines:")
+            out = self.handle(operation, source)
+            self.assertEqual(out["code"], "output_too_large", "%s: %s" % (operation, out))
+            # Only a refusal after the whole output was written could name its size.
+            self.assertIn("would be more than 0.1 MiB (65536 bytes)", out["message"], operation)
+
+    def test_every_dialect_is_bounded(self):
+        limits.configure(max_output_bytes=64 * 1024)
+        for dialect in ("docutils", "sphinx", "pypi"):
+            out = json.loads(api.handle("html", self.CODE, json.dumps({"dialect": dialect})))
+            self.assertEqual(out["code"], "output_too_large", "%s: %s" % (dialect, out))
+            self.assertIn("would be more than", out["message"], dialect)
+
+
+class LineNumbersTest(Bounded):
+    """Line numbers are padded to the widest, so their width is bounded at parse time."""
+
+    LINES = "".join("   x\n" for _ in range(20000))
+
+    def assertShownWithError(self, source, dialect="docutils", needle="a line number may be at most 2147483647"):
+        for operation in OPERATIONS:
+            out = json.loads(api.handle(operation, source, json.dumps({"dialect": dialect})))
+            self.assertTrue(out["ok"], "%s: %s" % (operation, str(out)[:300]))
+            text = json.dumps(out["result"])
+            self.assertLess(len(text), 4 * 1024 * 1024, operation)
+            self.assertIn(needle, text, operation)
+            if operation != "check":
+                self.assertIn("After.", text, operation)
+
+    def test_a_4000_digit_start_is_an_error_in_the_document(self):
+        limits.configure(max_output_bytes=32 * 1024 * 1024)
+        huge = "9" * 4000
+        self.assertShownWithError(".. code:: text\n   :number-lines: %s\n\n%s\nAfter.\n" % (huge, self.LINES))
+        for directive, dialect in (("code-block", "sphinx"), ("sourcecode", "docutils")):
+            source = ".. %s:: text\n   :lineno-start: %s\n\n%s\nAfter.\n" % (directive, huge, self.LINES)
+            self.assertShownWithError(source, dialect)
+
+    def test_the_bound_is_teXs_largest_number(self):
+        for value, allowed in (("2147483647", True), ("-2147483647", True), ("2147483648", False), ("-2147483648", False)):
+            source = ".. code:: text\n   :number-lines: %s\n\n   x\n\nAfter.\n" % value
+            html = json.loads(api.handle("html", source))["result"]["html"]
+            self.assertEqual('class="system-message"' not in html, allowed, value)
+        html = json.loads(api.handle("html", ".. code:: text\n   :number-lines: seven\n\n   x\n"))["result"]["html"]
+        self.assertIn("non-integer start value", html)
+
+    def test_standard_includes_are_bounded_too(self):
+        source = ".. include:: <isonum.txt>\n   :literal:\n   :number-lines: %s\n\nAfter.\n" % ("9" * 4000)
+        self.assertShownWithError(source)
+
+
+class UserCountsTest(Bounded):
+    """Sphinx options whose numbers or text were repeated without bound."""
+
+    def test_emphasize_lines_are_ranges_not_lists(self):
+        from rst2.dialects.sphinx.blocks import parse_line_numbers
+
+        self.assertEqual(parse_line_numbers("1,3-5,8-", 10), [(1, 1), (3, 5), (8, 10)])
+        self.assertEqual(parse_line_numbers("-2", 10), [(1, 2)])
+        self.assertEqual(parse_line_numbers("1-%d" % 10**15, 1), [(1, 10**15)])
+        for bad in ("3-1", "1-2-3", "-", "x", "1,,2"):
+            with self.assertRaises(ValueError, msg=bad):
+                parse_line_numbers(bad, 10)
+
+    def test_a_huge_emphasized_range_warns_and_shows_the_block(self):
+        limits.configure(max_output_bytes=32 * 1024 * 1024)
+        # 1-50000000 took 1.9 GB; a range this long cannot even be listed.
+        source = ".. code-block:: python\n   :emphasize-lines: 1-%d\n\n   spam = 1\n\nAfter.\n" % 10**15
+        for operation in OPERATIONS:
+            out = json.loads(api.handle(operation, source, json.dumps({"dialect": "sphinx"})))
+            self.assertTrue(out["ok"], "%s: %s" % (operation, str(out)[:300]))
+            text = json.dumps(out["result"])
+            self.assertIn("line number spec is out of range(1-1)", text, operation)
+            if operation != "check":
+                self.assertIn("spam", text, operation)
+
+    def test_production_padding_is_bounded(self):
+        limits.configure(max_output_bytes=32 * 1024 * 1024)
+        # 219 KB of source; every continuation line was padded to the 9,000-letter name.
+        source = ".. productionlist::\n   %s: x\n" % ("a" * 9000) + "   : y\n" * 30000
+        out = json.loads(api.handle("html", source, json.dumps({"dialect": "sphinx"})))
+        self.assertTrue(out["ok"], str(out)[:300])
+        self.assertLess(len(out["result"]["html"]), 8 * len(source))
+        # Short names are still aligned as Sphinx aligns them.
+        html = json.loads(api.handle("html", ".. productionlist::\n   ab: x\n   : y\n   abcd: z\n", json.dumps({"dialect": "sphinx"})))["result"]["html"]
+        self.assertIn("</strong>   ::= x\n         y\n", html)
