@@ -3,6 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { loadConfig, type Config } from '../src/config.js';
@@ -69,11 +70,23 @@ export function ensureDebianPackages(check: string, packages: string[]): void {
   }
 }
 
-/** The reStructuredText specification from Debian's docutils-doc (about 117 KB). */
+/**
+ * The reStructuredText specification from Debian's docutils-doc (about 117 KB),
+ * downloaded through our own apt lists into the cache folder and unpacked
+ * there: no package of the machine is installed.
+ */
 export function specificationText(): string {
-  const candidates = ['/usr/share/doc/docutils-doc/docs/ref/rst/restructuredtext.txt', '/usr/share/doc/docutils-doc/docs/ref/rst/restructuredtext.txt.gz'];
-  ensureDebianPackages(candidates[0]!, ['docutils-doc']);
-  for (const file of candidates) {
+  const cache = path.join(process.env.RST2_CACHE_DIR || path.join(os.homedir(), '.cache', 'rst2'), 'bench', 'docutils-doc');
+  const base = path.join(cache, 'x', 'usr/share/doc/docutils-doc/docs/ref/rst/restructuredtext.txt');
+  if (!fs.existsSync(base) && !fs.existsSync(`${base}.gz`)) {
+    fs.mkdirSync(cache, { recursive: true });
+    const aptPrivate = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../scripts/apt-private');
+    execFileSync(aptPrivate, ['apt-get', 'download', 'docutils-doc'], { cwd: cache, stdio: ['ignore', 'ignore', 'inherit'] });
+    const deb = fs.readdirSync(cache).find((f) => f.startsWith('docutils-doc_') && f.endsWith('.deb'));
+    if (!deb) throw new Error('apt-get download docutils-doc produced no .deb');
+    execFileSync('dpkg', ['-x', path.join(cache, deb), path.join(cache, 'x')]);
+  }
+  for (const file of [base, `${base}.gz`]) {
     if (fs.existsSync(file)) {
       return file.endsWith('.gz') ? execFileSync('gzip', ['-dc', file], { encoding: 'utf8' }) : fs.readFileSync(file, 'utf8');
     }
