@@ -1,7 +1,10 @@
 /**
  * HTML benchmark: the service against two baselines in the same run.
- *  - spawn: Debian's rst2html5 started per document (what a naive service does)
+ *  - spawn: docutils' command line (`python3 -m docutils`) started per document
+ *    (what a naive service does)
  *  - native: CPython docutils in-process with our exact code (the physical limit)
+ * Both baselines run Debian's CPython on the bundle's own docutils and
+ * Pygments (nativeBundleEnv), the versions the workers run.
  * Prints a table of medians and ratios; nothing here is a pass/fail test.
  *
  * usage: npm run bench   (or node dist/bench/html.js [--quick])
@@ -13,7 +16,7 @@ import { PythonEngine } from '../src/engines/python/engine.js';
 import { createLogger } from '../src/log.js';
 import { paths, projectRoot } from '../src/paths.js';
 import { smallDocument } from './documents.js';
-import { benchArgs, ensureDebianPackages, fmt, median, percentile, specificationText, startInProcess, writeTemp } from './support.js';
+import { benchArgs, fmt, median, nativeBundleEnv, percentile, specificationText, startInProcess, writeTemp } from './support.js';
 
 const quick = benchArgs({ flags: ['quick'] }).has('quick');
 const N = quick ? 20 : 100;
@@ -23,8 +26,11 @@ function spawnBaseline(file: string, runs: number): number[] {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const started = performance.now();
-    const r = spawnSync('/usr/bin/rst2html5', ['--quiet', '--no-file-insertion', '--no-raw', '--syntax-highlight=short', file], { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`rst2html5 failed: ${r.stderr.slice(0, 300)}`);
+    const r = spawnSync('/usr/bin/python3', ['-m', 'docutils', '--writer=html5', '--quiet', '--no-file-insertion', '--no-raw', '--syntax-highlight=short', file], {
+      encoding: 'utf8',
+      env: nativeBundleEnv(paths.pythonBundle),
+    });
+    if (r.status !== 0) throw new Error(`python3 -m docutils failed: ${r.stderr.slice(0, 300)}`);
     times.push(performance.now() - started);
   }
   return times;
@@ -33,7 +39,7 @@ function spawnBaseline(file: string, runs: number): number[] {
 function nativeBaseline(file: string, runs: number): number[] {
   const r = spawnSync('/usr/bin/python3', [path.join(projectRoot, 'bench/native_render.py'), file, String(runs)], {
     encoding: 'utf8',
-    env: { ...process.env, PYTHONPATH: paths.pythonSources, RST2_STYLES_DIR: paths.styles },
+    env: { ...nativeBundleEnv(paths.pythonBundle, [paths.pythonSources]), RST2_STYLES_DIR: paths.styles },
   });
   if (r.status !== 0) throw new Error(`native baseline failed: ${r.stderr.slice(-500)}`);
   return JSON.parse(r.stdout) as number[];
@@ -68,7 +74,6 @@ async function throughput(url: string, doc: string, count: number, concurrency: 
 }
 
 async function main(): Promise<void> {
-  ensureDebianPackages('/usr/bin/rst2html5', ['python3-docutils', 'python3-pygments']);
   const small = smallDocument();
   const spec = specificationText();
   const smallFile = writeTemp('small.rst', small);
@@ -104,7 +109,7 @@ async function main(): Promise<void> {
     rows.push(['small: HTTP uncached p50 / p99', `${fmt(median(smallHttp))} / ${fmt(percentile(smallHttp, 99))} ms`, 'target p50 < 15 ms']);
     rows.push(['small: HTTP cached p50', `${fmt(median(cachedHttp))} ms`, 'target < 5 ms']);
     rows.push(['small: native CPython in-process p50', `${fmt(median(nativeSmall))} ms`, `service/native ${(median(smallHttp) / median(nativeSmall)).toFixed(2)}×`]);
-    rows.push(['small: spawn rst2html5 per document p50', `${fmt(median(spawnSmall))} ms`, '']);
+    rows.push(['small: spawn python3 -m docutils per document p50', `${fmt(median(spawnSmall))} ms`, '']);
     rows.push(['small: throughput, service (2 workers, 4 clients) vs spawn (1 process at a time)', `${serviceRps.toFixed(0)} vs ${spawnRps.toFixed(1)} req/s`, `${(serviceRps / spawnRps).toFixed(1)}× (target ≥ 10×)`]);
 
     // The specification: uncached, against native in-process.
@@ -115,7 +120,7 @@ async function main(): Promise<void> {
     rows.push(['specification: HTTP uncached p50', `${fmt(median(specHttp))} ms`, `${(median(specHttp) / median(nativeSpec)).toFixed(2)}× native (target ≤ 2.0×)`]);
     rows.push(['specification: engine alone (no HTTP) p50', `${fmt(median(engineSpec))} ms`, `${(median(engineSpec) / median(nativeSpec)).toFixed(2)}× native`]);
     rows.push(['specification: native CPython in-process p50', `${fmt(median(nativeSpec))} ms`, '']);
-    rows.push(['specification: spawn rst2html5 p50', `${fmt(median(spawnSpec))} ms`, '']);
+    rows.push(['specification: spawn python3 -m docutils p50', `${fmt(median(spawnSpec))} ms`, '']);
   } finally {
     await server.close();
   }

@@ -3,6 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { loadConfig, type Config } from '../src/config.js';
@@ -24,6 +25,40 @@ export function fmt(ms: number): string {
   return ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2);
 }
 
+/**
+ * The environment for Debian's CPython (/usr/bin/python3) to run the
+ * docutils and Pygments of the Python bundle (wasm/python/bundle.tar), so
+ * that the native baselines run the versions the workers run and no package
+ * of the machine is used. The bundle is unpacked once per bundle key under
+ * the temporary folder; a sitecustomize points Debian's docutils._datadir
+ * (/usr/share/docutils) at the unpacked copy.
+ */
+export function nativeBundleEnv(bundlePath: string, extraPath: string[] = []): NodeJS.ProcessEnv {
+  const manifest = JSON.parse(fs.readFileSync(path.join(path.dirname(bundlePath), 'manifest.json'), 'utf8')) as { key: string };
+  const dir = path.join(os.tmpdir(), `rst2-native-bundle-${manifest.key}`);
+  if (!fs.existsSync(path.join(dir, 'ready'))) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(path.join(dir, 'boot'), { recursive: true });
+    execFileSync('tar', ['-xf', bundlePath, '-C', dir]);
+    fs.writeFileSync(
+      path.join(dir, 'boot', 'sitecustomize.py'),
+      [
+        '# rst2 bench: Debian docutils reads its writers\' data from /usr/share/docutils; here from the unpacked bundle.',
+        'import os',
+        'import docutils',
+        `_root = ${JSON.stringify(dir)}`,
+        '_orig = docutils._datadir',
+        'docutils._datadir = lambda path, *args: _root + _orig(path, *args)',
+        '',
+      ].join('\n'),
+    );
+    fs.writeFileSync(path.join(dir, 'ready'), '');
+  }
+  const lib = fs.readdirSync(path.join(dir, 'lib')).find((d) => d.startsWith('python3'));
+  if (!lib) throw new Error(`${bundlePath} holds no lib/python3.N`);
+  return { ...process.env, PYTHONPATH: [path.join(dir, 'boot'), path.join(dir, 'lib', lib, 'site-packages'), ...extraPath].join(':') };
+}
+
 /** Installs Debian packages the baselines need, when missing (root only). */
 export function ensureDebianPackages(check: string, packages: string[]): void {
   if (fs.existsSync(check)) return;
@@ -35,11 +70,23 @@ export function ensureDebianPackages(check: string, packages: string[]): void {
   }
 }
 
-/** The reStructuredText specification from Debian's docutils-doc (about 117 KB). */
+/**
+ * The reStructuredText specification from Debian's docutils-doc (about 117 KB),
+ * downloaded through our own apt lists into the cache folder and unpacked
+ * there: no package of the machine is installed.
+ */
 export function specificationText(): string {
-  const candidates = ['/usr/share/doc/docutils-doc/docs/ref/rst/restructuredtext.txt', '/usr/share/doc/docutils-doc/docs/ref/rst/restructuredtext.txt.gz'];
-  ensureDebianPackages(candidates[0]!, ['docutils-doc']);
-  for (const file of candidates) {
+  const cache = path.join(process.env.RST2_CACHE_DIR || path.join(os.homedir(), '.cache', 'rst2'), 'bench', 'docutils-doc');
+  const base = path.join(cache, 'x', 'usr/share/doc/docutils-doc/docs/ref/rst/restructuredtext.txt');
+  if (!fs.existsSync(base) && !fs.existsSync(`${base}.gz`)) {
+    fs.mkdirSync(cache, { recursive: true });
+    const aptPrivate = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../scripts/apt-private');
+    execFileSync(aptPrivate, ['apt-get', 'download', 'docutils-doc'], { cwd: cache, stdio: ['ignore', 'ignore', 'inherit'] });
+    const deb = fs.readdirSync(cache).find((f) => f.startsWith('docutils-doc_') && f.endsWith('.deb'));
+    if (!deb) throw new Error('apt-get download docutils-doc produced no .deb');
+    execFileSync('dpkg', ['-x', path.join(cache, deb), path.join(cache, 'x')]);
+  }
+  for (const file of [base, `${base}.gz`]) {
     if (fs.existsSync(file)) {
       return file.endsWith('.gz') ? execFileSync('gzip', ['-dc', file], { encoding: 'utf8' }) : fs.readFileSync(file, 'utf8');
     }

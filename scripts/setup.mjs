@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { DEFAULT_FORMATS, SNAPSHOT } from './engine-steps.mjs';
 import { nodeTooOld } from './node-version.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -63,18 +64,7 @@ step('compiling TypeScript', process.execPath, [path.join(root, 'node_modules/ty
 step('building the editor page', process.execPath, ['scripts/build-web.mjs']);
 step('installing Chromium for the browser tests', process.execPath, ['scripts/setup-chromium.mjs']);
 step('packing docutils and Pygments for Pyodide', process.execPath, ['scripts/build-python.mjs']);
-// Plain (CommonJS) -e with dynamic imports: the snapshot maker's worker
-// inherits execArgv, and --input-type there stops it from starting.
-step('making the Pyodide memory snapshot', process.execPath, [
-  '-e',
-  `(async () => {
-   const { ensureSnapshot } = await import('./dist/src/engines/python/snapshot.js');
-   const { paths } = await import('./dist/src/paths.js');
-   const file = await ensureSnapshot({ bundlePath: paths.pythonBundle, pythonSources: paths.pythonSources, stylesDir: paths.styles },
-     (m) => console.error('[setup] no snapshot (workers will boot plainly): ' + m));
-   if (file) console.error('[setup] snapshot ' + file);
-   })();`,
-]);
+step('making the Pyodide memory snapshot', process.execPath, ['-e', SNAPSHOT]);
 // Never fails: without the font, SVG images only lose their text.
 step('installing the font for SVG images (fonts-dejavu-core)', process.execPath, ['scripts/setup-fonts.mjs']);
 // Never fails: Redis is optional (see the script).
@@ -84,24 +74,5 @@ if (process.env.RST2_SKIP_TEX === '1') {
 } else {
   step('building pdfTeX (WebAssembly) and its texmf tree', 'bash', ['scripts/build-tex.sh']);
   // After build-tex.sh, which replaces wasm/tex; cached next to its build.
-  step('making the LaTeX formats of the default class and style', process.execPath, [
-    '-e',
-    `(async () => {
-   const { installDefaultFormats } = await import('./dist/src/engines/tex/default-formats.js');
-   const { PythonEngine } = await import('./dist/src/engines/python/engine.js');
-   const { createLogger } = await import('./dist/src/log.js');
-   const { paths } = await import('./dist/src/paths.js');
-   const path = await import('node:path');
-   const os = await import('node:os');
-   const python = new PythonEngine({ workers: 1, queueLimit: 4, timeoutMs: 60000, bundlePath: paths.pythonBundle,
-     pythonSources: paths.pythonSources, stylesDir: paths.styles, log: createLogger('warn') });
-   await python.start();
-   try {
-     const cacheDir = path.join(process.env.RST2_CACHE_DIR || path.join(os.homedir(), '.cache', 'rst2'), 'tex-formats-builtin');
-     await installDefaultFormats({ python, texDir: paths.texDir, cacheDir, say: (m) => console.error('[formats] ' + m) });
-   } finally {
-     await python.close();
-   }
-   })().catch((e) => { console.error(e); process.exit(1); });`,
-  ]);
+  step('making the LaTeX formats of the default class and style', process.execPath, ['-e', DEFAULT_FORMATS]);
 }

@@ -8,6 +8,7 @@ import type { PythonEngine } from './engines/python/engine.js';
 import type { PdfEngine } from './engines/tex/pdf-engine.js';
 import type { PoolStats } from './engines/worker-pool.js';
 import type { TokenStore } from './store/token-store.js';
+import type { EngineVersions } from './versions.js';
 
 const HEALTH_DOCUMENT = 'Health\n======\n\nrst2 is *rendering*.\n';
 const HEALTH_LATEX = '\\documentclass{article}\\begin{document}rst2 health\\end{document}\n';
@@ -20,12 +21,15 @@ export interface ProbeDeps {
   store: TokenStore;
   /** True once shutdown has started. */
   stopping: () => boolean;
+  /** What /health reports as the engines' versions (versions.ts). */
+  engines: EngineVersions;
 }
 
 export interface HealthReport {
   status: 'ok';
   python: PoolStats;
   pdf: PoolStats | { available: false };
+  versions: EngineVersions;
 }
 
 /** Rejects with an Error naming `what` when the promise has not settled within `ms`. */
@@ -59,7 +63,7 @@ export function healthProbe(deps: ProbeDeps): () => Promise<HealthReport> {
       });
     }
     const tex = pdf.stats();
-    return { status: 'ok', python: python.stats(), pdf: pdf.available && tex ? tex : { available: false } };
+    return { status: 'ok', python: python.stats(), pdf: pdf.available && tex ? tex : { available: false }, versions: deps.engines };
   };
 }
 

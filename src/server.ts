@@ -67,7 +67,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const images = imageResolverFor(config, storage.images, (bytes, sniffed, options, budget) => converter.prepare(bytes, sniffed, options, budget));
   const renderer = new Renderer({ python, pdf, cache, images, renderKeySalt: versions.renderKeySalt, log });
   let stopping = false;
-  const probes = { python, pdf, store, stopping: () => stopping };
+  const probes = { python, pdf, store, stopping: () => stopping, engines: versions.engines };
   const app = new Koa();
   const router = buildRouter({
     renderer,

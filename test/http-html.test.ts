@@ -1,5 +1,8 @@
 import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
 
+import { paths, projectRoot } from '../src/paths.js';
 import type { RunningServer } from '../src/server.js';
 import { api, errorOf, form, query, server } from './support/server.js';
 
@@ -16,6 +19,25 @@ describe('HTML rendering over HTTP', () => {
   let s: RunningServer;
   before(async () => {
     s = await server();
+  });
+
+  it("/health names docutils, Pygments and the TeX engine as built, and a page keeps docutils' generator meta", async () => {
+    const res = await api(s, '/health');
+    expect(res.status).to.equal(200);
+    const { versions } = (await res.json()) as { versions: { docutils: string; pygments: string; tex: string | null } };
+    const python = JSON.parse(fs.readFileSync(path.join(projectRoot, 'wasm/python/manifest.json'), 'utf8')) as { packages: { name: string; version: string }[] };
+    const debian = (name: string): string => python.packages.find((p) => p.name === name)!.version;
+    expect(debian('python3-docutils').startsWith(`${versions.docutils}+`) || debian('python3-docutils').startsWith(`${versions.docutils}-`)).to.equal(true);
+    expect(debian('python3-pygments').startsWith(`${versions.pygments}`)).to.equal(true);
+    const texManifest = path.join(paths.texDir, 'manifest.json');
+    if (fs.existsSync(texManifest)) {
+      const { engine } = JSON.parse(fs.readFileSync(texManifest, 'utf8')) as { engine: { name: string; version: string } };
+      expect(versions.tex).to.equal(`${engine.name} ${engine.version}`);
+    } else {
+      expect(versions.tex).to.equal(null);
+    }
+    const html = await (await api(s, '/1.0/rst2/html', form({ rst: DOC }))).text();
+    expect(html).to.include(`<meta name="generator" content="Docutils ${versions.docutils}: https://docutils.sourceforge.io/" />`);
   });
 
   it('renders a GET query', async () => {

@@ -82,9 +82,10 @@ class SphinxCodeBlock(BoundedCodeBlock):
         return super().run()
 
 
-# The files docutils 0.19 ships in docutils/parsers/rst/include/ (its
-# README.txt is documentation, not a set).  A fixed list, so nothing else
-# that might lie in that folder can be read.
+# The files docutils 0.23 ships in parsers/rst/include/ (Debian: under
+# /usr/share/docutils; its README is documentation, not a set).  A fixed
+# list, so nothing else that might lie in that folder can be read.
+# html-roles.txt (new in 0.22) only defines roles named after HTML elements.
 STANDARD_INCLUDES = frozenset(
     (
         "isoamsa.txt isoamsb.txt isoamsc.txt isoamsn.txt isoamso.txt isoamsr.txt "
@@ -92,7 +93,7 @@ STANDARD_INCLUDES = frozenset(
         "isogrk3.txt isogrk4-wide.txt isogrk4.txt isolat1.txt isolat2.txt "
         "isomfrk-wide.txt isomfrk.txt isomopf-wide.txt isomopf.txt "
         "isomscr-wide.txt isomscr.txt isonum.txt isopub.txt isotech.txt "
-        "mmlalias.txt mmlextra-wide.txt mmlextra.txt s5defs.txt "
+        "html-roles.txt mmlalias.txt mmlextra-wide.txt mmlextra.txt s5defs.txt "
         "xhtml1-lat1.txt xhtml1-special.txt xhtml1-symbol.txt"
     ).split()
 )

@@ -1,13 +1,16 @@
 """docutils' html5 writer with the paths that copy input into markup closed.
 
-docutils 0.19 writes some document text into the page unescaped:
+docutils writes some document text into the page unescaped (checked
+against 0.23's writer; 0.19 had the same paths unless said):
 
-* math: the default ``math_output`` (math2html) copies ``\\text{...}``,
-  ``\\href``, ``\\color`` arguments as markup, and the MathML converter
-  writes attribute values and its error messages as they are.  Math is
-  written here as MathML by ``rst2.mathml`` (escaped, fixed element and
-  attribute names); a formula it cannot convert becomes a visible error
-  with the source shown as text.
+* math: math2html (0.19's default ``math_output``) copies ``\\text{...}``,
+  ``\\href``, ``\\color`` arguments as markup; 0.19's MathML converter
+  wrote attribute values and its error messages as they were (0.23's
+  escapes them, and is the default).  Math is written here as MathML by
+  ``rst2.mathml`` (escaped, fixed element and attribute names); a formula
+  it cannot convert becomes a visible error with the source shown as text.
+* images with ``:loading: embed`` (0.21+): the writer reads the file the
+  URI names, whatever ``file_insertion_enabled`` says; they stay links.
 * ``<link rel="schema.dcterms">``: harmless, but rst2 pages carry no
   ``<link>`` at all (the safety pass enforces it), so it is not written.
 * images: for video files the fallback link repeats the URI and ``:alt:``
@@ -78,6 +81,12 @@ class SafeTranslator(html5_polyglot.HTMLTranslator):
         del node.html5tagname
 
     def visit_image(self, node):
+        # NeutralizeUnsafeLinks has turned ``:loading: embed`` into a link;
+        # this holds for image nodes made after it (the writer would read
+        # the file the URI names).
+        if node.get("loading") == "embed":
+            node["loading"] = "link"
+        self.image_loading = "link"
         node["uri"] = parseable_uri(node["uri"])
         kind = mimetypes.guess_type(node["uri"])[0]
         if kind == FLASH:

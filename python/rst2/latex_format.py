@@ -69,7 +69,13 @@ _PACKAGE_LOADING = re.compile(r"\\(?:usepackage|RequirePackage)\b")
 # The block of docutils' pdfsetup that loads hyperref and bookmark; what
 # follows it (\hypersetup with the title and author, rst2's primitive lock,
 # which must act on the document's own part) stays with the document.
-_LINKING = re.compile(r"% hyperlinks:\n\\ifthenelse\{\\isundefined\{\\hypersetup\}\}\{\n.*?\n\}\{\}\n", re.S)
+# docutils 0.19 guards it with \ifthenelse{\isundefined{\hypersetup}}{...}{},
+# 0.23 with \ifdefined\hypersetup \else ... \fi.
+_LINKING = re.compile(
+    r"% hyperlinks:\n(?:\\ifthenelse\{\\isundefined\{\\hypersetup\}\}\{\n.*?\n\}\{\}"
+    r"|\\ifdefined\\hypersetup\n\\else\n.*?\n\\fi)\n",
+    re.S,
+)
 # mylatexformat stops reading the preamble at the first line with \begin and
 # "document" on it; the format part must not have one before MARKER.
 _STOPS_SCAN = re.compile(r"\\begin.*document")

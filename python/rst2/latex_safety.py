@@ -42,7 +42,7 @@ def _docutils_math_names():
 # LaTeX and amsmath structure: text inside math, sizes, stacking, spacing,
 # dots, tags.  Arguments are checked like the rest of the math.
 _STRUCTURE = """
-    text mbox textrm textit textbf textsf texttt textup textnormal emph mathnormal
+    text mbox textrm textit textbf textsf texttt textup textnormal emph mathnormal boldsymbol pmb
     sqrt frac dfrac tfrac cfrac binom dbinom tbinom genfrac
     left right middle big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr Biggl Biggr bigm Bigm biggm Biggm
     limits nolimits displaylimits overset underset stackrel substack sideset xleftarrow xrightarrow

@@ -1,8 +1,8 @@
 """docutils' LaTeX writer with the policy of latex_safety.py applied.
 
 Used by name (``rst2.latex_writer``) as the writer for PDF renderings.
-docutils 0.19 copies four kinds of document text into the LaTeX without
-escaping; each is handled here:
+docutils (0.19 as 0.23) copies four kinds of document text into the LaTeX
+without escaping; each is handled here:
 
 * math: checked, and shown as its source when it fails (ShowUnsafeMath);
 * link URIs: only http(s)/mailto/#anchor, percent-encoded; other links
@@ -168,10 +168,17 @@ class ScriptMarking:
     def visit_math(self, node, math_env="$"):
         # Math fonts have Latin and Greek letters only (docutils turns Greek
         # into \alpha...): other characters are set as marked text.
+        self._marked_math(super().visit_math, node, math_env)
+
+    def visit_math_block(self, node):
+        # docutils 0.23 writes math blocks itself, no longer through visit_math.
+        self._marked_math(super().visit_math_block, node)
+
+    def _marked_math(self, visit, node, *args):
         marker = self._marker()
         start = len(self.out)
         try:
-            super().visit_math(node, math_env)
+            visit(node, *args)
         finally:
             for i in range(start, len(self.out)):
                 self.out[i] = marker.mark_math(self.out[i], self.document.rst2_replaced)
@@ -199,10 +206,18 @@ class SafeLaTeXTranslator(ScriptMarking, latex2e.LaTeXTranslator):
     def visit_math(self, node, math_env="$"):
         # ShowUnsafeMath has replaced what fails; this holds should a later
         # transform ever make math of its own.
+        self._refuse_unsafe_math(node)
+        super().visit_math(node, math_env)
+
+    def visit_math_block(self, node):
+        # Its own path since docutils 0.23 (it no longer calls visit_math).
+        self._refuse_unsafe_math(node)
+        super().visit_math_block(node)
+
+    def _refuse_unsafe_math(self, node):
         if math_refusal(tex_math(node)) is not None:
             self.out.append("\\texttt{%s}" % self.encode(node.astext()))
             raise nodes.SkipNode
-        super().visit_math(node, math_env)
 
     def visit_reference(self, node):
         if "refuri" not in node:

@@ -1,35 +1,42 @@
 """TeX math to MathML that never carries markup from the document.
 
-docutils 0.19's ``latex2mathml`` builds a tree of element objects whose
-names are fixed, but its serialiser writes attribute values as they are:
-``\\hspace{1em" onload="...}`` ends up as an event attribute on ``<mspace>``.
-Here the same parser builds the tree and our serialiser writes it: element
-names from a fixed list, attributes from a fixed list with escaped values,
-text escaped.  Browsers render MathML natively, so no script or stylesheet
-is needed to show the formulas.
+docutils' ``latex2mathml`` builds a tree of element objects whose names are
+fixed.  docutils 0.19's serialiser wrote attribute values as they were
+(``\\hspace{1em" onload="...}`` ended up as an event attribute on
+``<mspace>``); 0.23's tree is ``xml.etree`` and escapes them, but which
+elements and attributes it makes is provisional API that changes between
+releases.  So the same parser builds the tree and our serialiser writes it:
+element names from a fixed list, attributes from a fixed list with escaped
+values, text escaped.  Browsers render MathML natively, so no script or
+stylesheet is needed to show the formulas.
 """
 
 import html
 
+from docutils.utils.math import MathError as DocutilsMathError
 from docutils.utils.math import latex2mathml as l2m
+from docutils.utils.math import mathml_elements
 
 NAMESPACE = "http://www.w3.org/1998/Math/MathML"
 
-# Every element class latex2mathml instantiates (docutils 0.19).
+# Every element class docutils' mathml_elements defines (0.23); latex2mathml
+# uses a subset.
 ELEMENTS = frozenset(
     (
-        "math mtable mrow mtr mtd menclose mphantom msqrt mstyle mtext mi mo mn "
+        "math mtable mrow mtr mtd menclose mphantom mpadded merror msqrt mstyle mtext mi mo mn "
         "msub msup msubsup munder mover munderover mroot mfrac mspace"
     ).split()
 )
 
-# The attributes latex2mathml sets; anything else is left out.
+# The attributes latex2mathml sets (0.23, with 0.19's); anything else is
+# left out.  Not ``style``: docutils sets it on one operator (\\thicksim),
+# and no style attribute is written inside <math>.
 ATTRIBUTES = frozenset(
     (
         "xmlns display class mathvariant movablelimits form stretchy rspace lspace "
         "notation scriptlevel displaystyle columnalign columnspacing rowspacing "
         "width maxsize minsize symmetric accent accentunder linethickness fence "
-        "separator largeop mathsize"
+        "separator largeop mathsize numalign"
     ).split()
 )
 
@@ -40,23 +47,24 @@ class MathError(Exception):
 
 def tex_to_mathml(tex, inline=True):
     """A ``<math>`` element for ``tex`` as a string, or MathError."""
-    root = l2m.math(xmlns=NAMESPACE)
+    # The set-up of docutils' latex2mathml.tex2mathml(), which serialises
+    # the tree itself.
+    root = mathml_elements.math(xmlns=NAMESPACE)
     node = root
     if not inline:
-        root["display"] = "block"
-        # Displayed math may hold several lines (``\\``); latex2mathml lays
-        # them out as an align* table, which it expects to find set up.
-        rows = l2m.toplevel_code(tex).split(r"\\")
-        if len(rows) > 1:
-            node = l2m.mtd()
-            root.append(l2m.mtable(l2m.mtr(node), **l2m.align_attributes(rows)))
+        root.set("display", "block")
+        # Displayed math may hold several lines (``\\``), laid out as an
+        # align* table.
+        if len(l2m.toplevel_code(tex).split(r"\\")) > 1:
+            node = mathml_elements.mtd()
+            root.append(mathml_elements.mtable(mathml_elements.mtr(node), CLASS="ams-align", displaystyle=True))
     try:
         l2m.parse_latex_math(node, tex)
     except (RecursionError, MemoryError):
         raise
-    except SyntaxError as error:
-        # latex2mathml's own diagnosis ("Unknown LaTeX command: href").
-        raise MathError(",".join(str(arg) for arg in error.args)) from error
+    except DocutilsMathError as error:
+        # latex2mathml's own diagnosis ('Unknown LaTeX command "\\href".').
+        raise MathError(str(error)) from error
     except Exception as error:  # noqa: BLE001 - its parser fails in many ways on odd input
         raise MathError(
             "The formula could not be converted to MathML (%s in docutils' converter)." % type(error).__name__
@@ -67,28 +75,22 @@ def tex_to_mathml(tex, inline=True):
 
 
 def _write(element, level, out):
-    name = type(element).__name__
-    if name not in ELEMENTS:
+    name = element.tag
+    if name not in ELEMENTS or type(element).__name__ != name:
         raise MathError("The formula uses an element rst2 does not write (%s)." % name)
     attributes = "".join(
-        ' %s="%s"' % (key, html.escape(_text(value), quote=True))
-        for key, value in element.attributes.items()
+        ' %s="%s"' % (key, html.escape(str(value), quote=True))
+        for key, value in element.items()
         if value is not None and key in ATTRIBUTES
     )
     out.append("<%s%s>" % (name, attributes))
-    if isinstance(element, l2m.MathToken):
+    if isinstance(element, mathml_elements.MathToken):
         # U+2061 is invisible; docutils writes it as an entity so it can be seen.
-        out.append(html.escape(str(element.data), quote=False).replace("\u2061", "&ApplyFunction;"))
-    else:
-        # The same layout as docutils' toprettyxml(): a child per line.
-        for child in element.children:
+        out.append(html.escape(element.text or "", quote=False).replace("\u2061", "&ApplyFunction;"))
+    elif len(element):
+        # The same layout as docutils' indent_xml(): a child per line.
+        for child in element:
             out.append("\n" + "  " * (level + 1))
             _write(child, level + 1, out)
         out.append("\n" + "  " * level)
     out.append("</%s>" % name)
-
-
-def _text(value):
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)

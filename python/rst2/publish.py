@@ -13,7 +13,7 @@ from docutils.readers import standalone
 from . import base_url, directives, html_writer
 from .errors import DocumentError
 from .limits import BoundSubstitutions, bound_writer, check_nesting, check_output
-from .safety import NeutralizeUnsafeLinks
+from .safety import LinkEmbeddedImages, NeutralizeUnsafeLinks
 from .settings import untrusted
 
 directives.register()
@@ -32,7 +32,7 @@ class SafeReader(standalone.Reader):
         self._transforms = list(transforms)
 
     def get_transforms(self):
-        return super().get_transforms() + [BoundSubstitutions] + self._transforms + [base_url.ResolveRelative, NeutralizeUnsafeLinks]
+        return super().get_transforms() + [BoundSubstitutions] + self._transforms + [base_url.ResolveRelative, LinkEmbeddedImages, NeutralizeUnsafeLinks]
 
     def new_document(self):
         document = super().new_document()

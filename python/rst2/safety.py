@@ -27,6 +27,24 @@ def is_blocked_uri(uri):
     return bool(sep) and scheme in BLOCKED_SCHEMES
 
 
+class LinkEmbeddedImages(Transform):
+    """Images stay links: ``:loading: embed`` (docutils 0.21+) makes the HTML
+    writer read the file the URI names and inline it, whatever
+    ``file_insertion_enabled`` says: a path into the worker's filesystem, or
+    an endless one such as /dev/urandom."""
+
+    # Before universal.Messages (860), so the warning shows in the page.
+    default_priority = 850
+
+    def apply(self):
+        for image in self.document.findall(nodes.image):
+            if image.get("loading") == "embed":
+                image["loading"] = "link"
+                self.document.reporter.warning(
+                    "Images are not embedded here (:loading: embed); the image is linked instead.", base_node=image
+                )
+
+
 class NeutralizeUnsafeLinks(Transform):
     """Turns unsafe links into plain text, drops unsafe image sources and
     strips ``meta`` elements to the attributes a page can safely carry."""

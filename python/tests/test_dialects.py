@@ -156,6 +156,13 @@ class PypiTest(unittest.TestCase):
         # docutils makes a lone title the document title, which PyPI does not show.
         self.assertEqual([i["message"] for i in check("Spam\n====\n", "pypi")], ["No content rendered from RST source."])
 
+    def test_standard_includes_are_refused_as_readme_renderer_does(self):
+        # readme_renderer turns file insertion off, docutils' own sets included.
+        source = "Spam\n====\n\n.. include:: <isonum.txt>\n\n|copy| text\n"
+        self.assertEqual([i["message"] for i in check(source, "pypi")][:1], ['"include" directive disabled.'])
+        # The other dialects still allow them, before and after a pypi check.
+        self.assertEqual(check(source, "docutils"), [])
+
     def test_readme_renderer_settings(self):
         page = render_html(ACCEPTED + "\nSub\n---\n\nMore \"quoted\" text...\n\n.. a comment\n", dialect="pypi")
         html = body(page["html"])

@@ -21,6 +21,9 @@ class MathPolicyTest(unittest.TestCase):
         r"\begin{aligned} a &= b \\ &= c \end{aligned} \tag{1}",
         r"\operatorname{argmax}_x \, \hat{y} \cdot \vec{v} \quad \{a\} \% \# \&",
         r"x' + y'' \to \infty, \ldots, \overbrace{a+b}^{n}",
+        # Left docutils 0.23's math_alphabets table (its converter now knows
+        # them by name); still amsmath's bold.
+        r"\boldsymbol{\alpha} + \pmb{x}",
     )
 
     def test_ordinary_math_passes(self):

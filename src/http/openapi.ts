@@ -379,9 +379,20 @@ const SCHEMAS: Record<string, JsonSchema> = {
   PoolStats: POOL_STATS,
   Health: {
     type: 'object',
-    required: ['status', 'python', 'pdf'],
+    required: ['status', 'python', 'pdf', 'versions'],
     properties: {
       status: { type: 'string', const: 'ok' },
+      versions: {
+        type: 'object',
+        description: 'The engines this instance renders with, as built (null: not built).',
+        required: ['docutils', 'pygments', 'tex'],
+        additionalProperties: false,
+        properties: {
+          docutils: { type: ['string', 'null'], description: "docutils' version, e.g. `0.23`" },
+          pygments: { type: ['string', 'null'], description: "Pygments' version, e.g. `2.20.0`" },
+          tex: { type: ['string', 'null'], description: 'The TeX engine and its version, e.g. `pdfTeX 1.40.24`; null where PDF is not built' },
+        },
+      },
       python: ref('schemas', 'PoolStats'),
       pdf: {
         anyOf: [

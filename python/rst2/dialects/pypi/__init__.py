@@ -13,6 +13,7 @@ its rst.py settings are the same as in 37.3, Debian bookworm's version.
 
 import html
 
+from docutils.parsers.rst.directives.misc import Include
 from docutils.writers import html5_polyglot
 
 from ...errors import DocumentError
@@ -56,6 +57,10 @@ class ReadmeTranslator(html5_polyglot.HTMLTranslator):
 
 class PypiDialect(Dialect):
     name = "pypi"
+    # docutils' own include: readme_renderer disables file insertion and so
+    # refuses docutils' standard sets too (``.. include:: <isonum.txt>``),
+    # which rst2 otherwise allows (rst2/directives.py).
+    directives = {"include": Include}
 
     def settings(self, writer_name):
         return dict(SETTINGS)
