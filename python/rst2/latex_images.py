@@ -117,7 +117,8 @@ def fit_options(options):
     scale = 0
     if factor is not None and not sized:
         scale = min(max(int(round(factor * 1000)), 1), MAX_SCALE)
-        values["scale"] = "%f" % (scale / 1000)
+        # Shortest decimal, as docutils 0.23 writes sizes (0.5, not 0.500000).
+        values["scale"] = ("%.3f" % (scale / 1000)).rstrip("0").rstrip(".")
     return ",".join("%s=%s" % item for item in values.items()), scale
 
 

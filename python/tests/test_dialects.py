@@ -235,11 +235,16 @@ if __name__ == "__main__":
 
 
 class TitlesOutsideTheFlowTest(unittest.TestCase):
-    """Sections that only:: puts in a list, table or admonition: rubrics in the LaTeX, sections in the HTML."""
+    """Sections that only:: puts in a list, table or admonition: rubrics in the LaTeX, sections in the HTML.
+
+    The nested titles continue the document's own title styles: docutils 0.23
+    counts levels inside a nested parse from 0, so a new style there (the
+    document's second) would be "a skip from level 0 to 2" and no section.
+    """
 
     SOURCE = (
-        "Doc\n===\n\n* item\n\n  .. only:: latex or html\n\n     Inner\n     -----\n\n     Text.\n\n"
-        "     Deeper\n     ~~~~~~\n\n     More.\n\n.. list-table::\n\n   * - a\n     - .. rubric:: Cell rubric\n"
+        "Doc\n===\n\n* item\n\n  .. only:: latex or html\n\n     Inner\n     =====\n\n     Text.\n\n"
+        "     Deeper\n     ------\n\n     More.\n\n.. list-table::\n\n   * - a\n     - .. rubric:: Cell rubric\n"
     )
 
     def test_latex_has_no_sectioning_inside_a_body_element(self):

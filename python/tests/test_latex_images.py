@@ -108,7 +108,7 @@ class SizeTest(unittest.TestCase):
 
     def test_a_scale_alone_is_checked_in_tex(self):
         latex = render_latex(".. image:: https://example.org/x.png\n   :scale: 100000\n")["latex"]
-        self.assertIn("{\\def\\rsttwoscale{1000000}\\rsttwoimage{1}{scale=1000.000000}", body_of(latex))
+        self.assertIn("{\\def\\rsttwoscale{1000000}\\rsttwoimage{1}{scale=1000}", body_of(latex))
 
     def test_placeholder_without_width_gets_a_default(self):
         self.assertEqual(self.options("")[1], "0.3\\linewidth")
