@@ -5,23 +5,13 @@
  */
 import { expect } from 'chai';
 
-import { ImageRefused } from '../../src/images/problems.js';
+import { refusal } from './support/refusal.js';
 import { encodePng } from '../../src/images/png-encode.js';
 import { checkPixels, checkSize, sniff } from '../../src/images/sniff.js';
 import { imageSource } from '../../src/images/sources.js';
 import { checkEmbeddedImages } from '../../src/images/svg-embedded.js';
 import { gifWithFrames } from '../support/gif-lzw.js';
 import { apng, badge, gif, jpegImage, jpegWithSecondFrame, png, pngClaiming, svgWithImage, webp, webpExtended } from '../support/images.js';
-
-function refusal(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).to.be.instanceOf(ImageRefused);
-    return (error as ImageRefused).reason;
-  }
-  return expect.fail('expected ImageRefused');
-}
 
 describe('image sources', () => {
   const base = 'https://example.org/project/README.rst';

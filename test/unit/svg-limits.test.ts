@@ -8,22 +8,12 @@ import { expect } from 'chai';
 
 import { svgZoom } from '../../src/images/convert.js';
 import { parseDataUrl } from '../../src/images/data-url.js';
-import { ImageRefused } from '../../src/images/problems.js';
+import { refusal } from './support/refusal.js';
 import { checkFilters } from '../../src/images/svg-filters.js';
 import { capWasmMemory } from '../../src/images/wasm-memory.js';
 
 const LIMITS = { maxPrimitives: 50, maxNesting: 2, maxRegionRatio: 3 };
 const CANVAS = { width: 800, height: 800 };
-
-function refusal(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).to.be.instanceOf(ImageRefused);
-    return (error as ImageRefused).reason;
-  }
-  return expect.fail('expected ImageRefused');
-}
 
 /** A usvg tree of a 400 × 400 SVG with `defs` and `body`. */
 const tree = (defs: string, body: string, viewBox = '0 0 400 400'): string =>
