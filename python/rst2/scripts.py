@@ -442,6 +442,38 @@ _CJK_FONTS = {"gbsn": "gbsnu", "bsmi": "bsmiu", "min": "udmj", "mj": "nanummjm"}
 
 _EMOJI = r"""% Emoji: hwemoji (Twemoji pictures, CC-BY 4.0)
 \usepackage{hwemoji}
+% hwemoji sets each emoji as \scalerel*{\includegraphics[page=N]{...}}{X}:
+% at every occurrence the picture is included twice and resized through
+% calc and graphicx, and a line is logged, 1 ms an emoji in our pdfTeX, so
+% 30,000 emoji ran out of the PDF time budget. The same box here with
+% pdfTeX's primitives: each page read once per document and its number and
+% size kept in a macro, each occurrence a reference scaled to the height
+% plus depth of a math X at the current size (as scalerel measures it) and
+% lowered by its depth. Math mode keeps hwemoji's own (scalerel follows the
+% math style there).
+\let\rstwo@emojiMath\hwemoji@insert
+\newbox\rstwo@emojiBox
+\newdimen\rstwo@emojiH
+\def\hwemoji@insert#1{\ifmmode\rstwo@emojiMath{#1}\else\rstwo@emoji{#1}\fi}
+\def\rstwo@emoji#1{%
+  \expandafter\ifx\csname rstwo@emoji@#1\endcsname\relax
+    \pdfximage page #1 cropbox {hwemoji-assets.pdf}%
+    \setbox\rstwo@emojiBox\hbox{\pdfrefximage\pdflastximage}%
+    \expandafter\xdef\csname rstwo@emoji@#1\endcsname
+      {{\the\pdflastximage}{\the\wd\rstwo@emojiBox}{\the\ht\rstwo@emojiBox}}%
+  \fi
+  \expandafter\expandafter\expandafter\rstwo@emojiSet\csname rstwo@emoji@#1\endcsname}
+\def\rstwo@emojiSet#1#2#3{%
+  \setbox\rstwo@emojiBox\hbox{$X$}%
+  \rstwo@emojiH\dimexpr\ht\rstwo@emojiBox+\dp\rstwo@emojiBox\relax
+  \edef\rstwo@emojiS{\strip@pt\dimexpr\p@*\rstwo@emojiH/\dimexpr#3\relax\relax}%
+  \dimen@\dp\rstwo@emojiBox
+  \setbox\rstwo@emojiBox\hbox{\pdfsave\pdfsetmatrix{\rstwo@emojiS\space 0 0 \rstwo@emojiS}%
+    \rlap{\pdfrefximage#1}\pdfrestore}%
+  \wd\rstwo@emojiBox\dimexpr#2*\rstwo@emojiH/\dimexpr#3\relax\relax
+  \ht\rstwo@emojiBox\rstwo@emojiH
+  \dp\rstwo@emojiBox\z@
+  \leavevmode\lower\dimen@\box\rstwo@emojiBox}
 """
 
 _SYMBOLS = r"""% Symbols: the commands of scripts.json
