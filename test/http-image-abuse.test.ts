@@ -3,7 +3,7 @@
  * servers: each image is refused before it is decoded, with a reason that
  * names the limit (logged; counted in X-Rst2-Image-Problems, the PDF still
  * 200), and a converter that failed or grew past its budget is replaced,
- * as the pool's counters show. Memory figures are bench/image-abuse.ts's.
+ * as the pool's counters show. Memory figures are bench/abuse.ts's.
  */
 import { expect } from 'chai';
 
