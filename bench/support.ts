@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { loadConfig, type Config } from '../src/config.js';
+import { paths } from '../src/paths.js';
+import { nativeBundleEnv as bundleEnv } from '../test/support/debian.js';
 import { createLogger, type Logger } from '../src/log.js';
 import { startServer, type RunningServer } from '../src/server.js';
 
@@ -27,36 +29,12 @@ export function fmt(ms: number): string {
 
 /**
  * The environment for Debian's CPython (/usr/bin/python3) to run the
- * docutils and Pygments of the Python bundle (wasm/python/bundle.tar), so
- * that the native baselines run the versions the workers run and no package
- * of the machine is used. The bundle is unpacked once per bundle key under
- * the temporary folder; a sitecustomize points Debian's docutils._datadir
- * (/usr/share/docutils) at the unpacked copy.
+ * docutils and Pygments of the Python bundle, the versions the workers run
+ * (test/support/debian.ts, shared with the conformance tests).
  */
 export function nativeBundleEnv(bundlePath: string, extraPath: string[] = []): NodeJS.ProcessEnv {
-  const manifest = JSON.parse(fs.readFileSync(path.join(path.dirname(bundlePath), 'manifest.json'), 'utf8')) as { key: string };
-  const dir = path.join(os.tmpdir(), `rst2-native-bundle-${manifest.key}`);
-  if (!fs.existsSync(path.join(dir, 'ready'))) {
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.mkdirSync(path.join(dir, 'boot'), { recursive: true });
-    execFileSync('tar', ['-xf', bundlePath, '-C', dir]);
-    fs.writeFileSync(
-      path.join(dir, 'boot', 'sitecustomize.py'),
-      [
-        '# rst2 bench: Debian docutils reads its writers\' data from /usr/share/docutils; here from the unpacked bundle.',
-        'import os',
-        'import docutils',
-        `_root = ${JSON.stringify(dir)}`,
-        '_orig = docutils._datadir',
-        'docutils._datadir = lambda path, *args: _root + _orig(path, *args)',
-        '',
-      ].join('\n'),
-    );
-    fs.writeFileSync(path.join(dir, 'ready'), '');
-  }
-  const lib = fs.readdirSync(path.join(dir, 'lib')).find((d) => d.startsWith('python3'));
-  if (!lib) throw new Error(`${bundlePath} holds no lib/python3.N`);
-  return { ...process.env, PYTHONPATH: [path.join(dir, 'boot'), path.join(dir, 'lib', lib, 'site-packages'), ...extraPath].join(':') };
+  if (path.resolve(bundlePath) !== paths.pythonBundle) throw new Error(`nativeBundleEnv runs the project's bundle (${paths.pythonBundle}), not ${bundlePath}`);
+  return bundleEnv(extraPath);
 }
 
 /** Installs Debian packages the baselines need, when missing (root only). */
