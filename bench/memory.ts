@@ -5,8 +5,8 @@
  * lists, and large real documents (HTML and PDF). Prints the instance's RSS
  * (VmRSS of the process: main thread and every worker) fresh, per case (peak
  * while it ran, after it), and 1, 5 and 10 s after the last response; target:
- * back under 900 MB within 10 s. Native docutils (Debian's python3-docutils)
- * renders the same documents as the baseline, its peak RSS read from
+ * back under 900 MB within 10 s. Native docutils (the bundle's, run by
+ * Debian's CPython: nativeBundleEnv) renders the same documents as the baseline, its peak RSS read from
  * /proc/self/status (VmHWM: getrusage's ru_maxrss would include the RSS of
  * this process, forked before python3 was executed).
  *
@@ -25,7 +25,8 @@ import path from 'node:path';
 
 import { emphasizedRange, largeDocument, nestedLists, nestedQuotes, numberedLines, productionPadding, substitutionExpansion } from './documents.js';
 import { startInstance, type InstanceProcess } from './instance-process.js';
-import { ensureDebianPackages, specificationText } from './support.js';
+import { paths } from '../src/paths.js';
+import { nativeBundleEnv, specificationText } from './support.js';
 
 const TARGET_MB = 900;
 const MiB = 1024 * 1024;
@@ -118,12 +119,13 @@ with open("/proc/self/status") as status:
     kb = int(re.search(r"^VmHWM:\\s+(\\d+) kB", status.read(), re.M).group(1))
 print(json.dumps({"kb": kb, "error": error}))
 `;
+  const nativeEnv = nativeBundleEnv(paths.pythonBundle);
   const runs = c.requests.map((r, i) => {
     const file = path.join(dir, `native-${i}.rst`);
     fs.writeFileSync(file, r.rst);
     const writer = r.operation === 'pdf' ? 'latex' : r.operation === 'check' ? 'null' : 'html5';
     return new Promise<string>((resolve) => {
-      const child = spawn('/usr/bin/python3', ['-c', script, file, writer], { stdio: ['ignore', 'pipe', 'ignore'] });
+      const child = spawn('/usr/bin/python3', ['-c', script, file, writer], { stdio: ['ignore', 'pipe', 'ignore'], env: nativeEnv });
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
       child.on('exit', () => {
@@ -149,7 +151,6 @@ async function main(): Promise<void> {
   const env = MODES[mode];
   if (!env) throw new Error(`--mode must be one of ${Object.keys(MODES).join(', ')}`);
   const withNative = !process.argv.includes('--no-native');
-  if (withNative) ensureDebianPackages('/usr/lib/python3/dist-packages/docutils/__init__.py', ['python3-docutils']);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rst2-bench-memory-'));
   const instance = await startInstance({ RST2_DATA_DIR: path.join(dir, 'data'), RST2_RENDER_TIMEOUT_MS: '120000', RST2_PDF_TIMEOUT_MS: '120000', ...env });
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -8,11 +8,12 @@
  *  - Debian's native pdflatex on the same .tex, from the same preamble
  *    format (dumped natively with mylatexformat) and from the plain one,
  *    with as many runs as ours made (the first in draft mode like ours);
- *  - for the specification, Debian's rst2latex + pdflatex spawned the usual
+ *  - for the specification, docutils' LaTeX writer (the bundle's docutils on
+ *    Debian's CPython) + Debian's pdflatex spawned the usual
  *    way (pdflatex twice).
  * Prints medians, ratios and the machine's load; nothing here is a
  * pass/fail test. Needs Debian's texlive-binaries, texlive-latex-base,
- * -recommended, -extra, -fonts-recommended, lmodern and python3-docutils
+ * -recommended, -extra, -fonts-recommended and lmodern
  * (installed when missing, as root).
  *
  * usage: npm run bench:pdf   (or node dist/bench/pdf.js [--quick])
@@ -30,7 +31,7 @@ import { readsAuxiliaryFiles } from '../src/engines/tex/rerun.js';
 import { createLogger } from '../src/log.js';
 import { paths } from '../src/paths.js';
 import { tenPageDocument } from './documents.js';
-import { benchArgs, ensureDebianPackages, fmt, median, specificationText, startInProcess } from './support.js';
+import { benchArgs, ensureDebianPackages, fmt, median, nativeBundleEnv, specificationText, startInProcess } from './support.js';
 
 const quick = benchArgs({ flags: ['quick'] }).has('quick');
 const RUNS = quick ? 3 : 7;
@@ -41,8 +42,8 @@ const NATIVE_ARGS = ['-interaction=nonstopmode', '-halt-on-error', '-no-shell-es
 
 interface Doc { name: string; rst: string; latex: string; preamble: string }
 
-function spawnOk(cmd: string, args: string[], cwd: string): void {
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8' });
+function spawnOk(cmd: string, args: string[], cwd: string, env?: NodeJS.ProcessEnv): void {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${(r.stdout + r.stderr).slice(-800)}`);
 }
 
@@ -81,13 +82,13 @@ function nativeJob(tex: string, runs: number, format?: string): number {
   return ms;
 }
 
-/** Debian's tools the usual way: rst2latex, then pdflatex twice. */
+/** The usual way: docutils' LaTeX writer (the bundle's docutils, run by Debian's CPython), then Debian's pdflatex twice. */
 function nativeUsualWay(rst: string): number {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rst2-usual-'));
   fs.writeFileSync(path.join(dir, 'doc.rst'), rst);
   const ms = timed(() => {
     // Without file insertion, as the service: the specification includes a file Debian does not ship.
-    spawnOk('rst2latex', ['--no-file-insertion', '--stylesheet-path', path.join(paths.styles, 'latex', 'default.sty'), '--embed-stylesheet', 'doc.rst', 'doc.tex'], dir);
+    spawnOk('/usr/bin/python3', ['-m', 'docutils', '--writer=latex', '--no-file-insertion', '--stylesheet-path', path.join(paths.styles, 'latex', 'default.sty'), '--embed-stylesheet', 'doc.rst', 'doc.tex'], dir, nativeBundleEnv(paths.pythonBundle));
     spawnOk('pdflatex', [...NATIVE_ARGS, 'doc.tex'], dir);
     spawnOk('pdflatex', [...NATIVE_ARGS, 'doc.tex'], dir);
   });
@@ -100,7 +101,6 @@ const loadAverage = (): string => os.loadavg().map((l) => l.toFixed(2)).join(' '
 async function main(): Promise<void> {
   ensureDebianPackages('/usr/bin/pdflatex', ['texlive-binaries', 'texlive-latex-base', 'texlive-latex-recommended', 'texlive-fonts-recommended', 'lmodern', 'texlive-latex-extra']);
   ensureDebianPackages('/usr/share/texlive/texmf-dist/tex/latex/mylatexformat/mylatexformat.ltx', ['texlive-latex-extra']);
-  ensureDebianPackages('/usr/bin/rst2latex', ['python3-docutils']);
   console.log(`rst2 PDF bench: ${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${os.cpus().length} CPUs, ${RUNS} runs each; load average at start ${loadAverage()}`);
 
   // The specification shows off characters (e.g. U+2023) that LaTeX's utf8
@@ -189,7 +189,7 @@ async function main(): Promise<void> {
     const note = name === 'short note'
       ? `target < 350 ms: ${p50 < 350 ? 'met' : '**not met**'}`
       : name === 'reStructuredText specification'
-        ? `${(p50 / usual).toFixed(2)}× Debian's rst2latex + pdflatex ×2 spawned (${fmt(usual)} ms); target < 1×: ${p50 < usual ? 'met' : '**not met**'}`
+        ? `${(p50 / usual).toFixed(2)}× docutils' LaTeX writer + pdflatex ×2 spawned (${fmt(usual)} ms); target < 1×: ${p50 < usual ? 'met' : '**not met**'}`
         : `pdfTeX alone ${fmt(enginePerDoc.get(name)!)} ms`;
     rows.push([`HTTP rst → PDF uncached p50: ${name}`, `${fmt(p50)} ms`, note]);
   }

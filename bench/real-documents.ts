@@ -1,10 +1,10 @@
 /**
  * How many real documents become a PDF (nothing here is a pass/fail test).
  *
- * The corpus is what users render: the PyPI descriptions of the Python
- * packages installed here and the READMEs, changelogs and news files Debian
- * ships as reStructuredText (bench/dialects_oracle.py collects them; the more
- * python3-* packages are installed, the larger it is). Each document goes to
+ * The corpus is what users render: the PyPI descriptions, READMEs,
+ * changelogs and news files of a fixed list of Debian packages
+ * (test/corpus/debian-documents.json, the conformance tests' corpus,
+ * downloaded into the cache folder; nothing of the machine's is read). Each document goes to
  * `/html` and `/pdf` over HTTP; the table counts 200s, failures by code, and
  * the placeholders the PDFs carry (X-Rst2-Image-Problems,
  * X-Rst2-Replaced-Characters). This machine has no internet, so every remote
@@ -22,7 +22,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { projectRoot } from '../src/paths.js';
+import { corpusDocuments } from '../test/support/debian.js';
 import { benchArgs, fmt, median, startInProcess } from './support.js';
 
 interface RealDocument {
@@ -42,10 +42,9 @@ interface Outcome {
   rst2pdf?: boolean;
 }
 
+/** The real-document corpus of the conformance tests (test/corpus/debian-documents.json), downloaded into the cache. */
 function corpus(): RealDocument[] {
-  const r = spawnSync('/usr/bin/python3', [path.join(projectRoot, 'bench/dialects_oracle.py'), 'real-documents'], { encoding: 'utf8', maxBuffer: 1 << 30 });
-  if (r.status !== 0) throw new Error(`collecting documents failed: ${r.stderr.slice(-1000)}`);
-  return (JSON.parse(r.stdout) as { documents: RealDocument[] }).documents;
+  return corpusDocuments().map((d) => ({ corpus: d.kind, name: `${d.package}/${d.name}`, text: d.text }));
 }
 
 async function status(res: Response): Promise<string> {
