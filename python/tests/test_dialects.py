@@ -77,6 +77,21 @@ class SphinxCheckTest(unittest.TestCase):
         self.assertNotIn("object-description", html)
 
 
+class DocumentRolesTest(unittest.TestCase):
+    def test_a_documents_own_role_is_gone_for_the_next_document(self):
+        # A worker renders one user's document after another's: a role that
+        # one defines with ``.. role::`` must be unknown to the next.
+        for dialect in ("docutils", "sphinx", "pypi"):
+            self.assertEqual(check(".. role:: custom\n\n:custom:`x`\n", dialect), [])
+            self.assertEqual(
+                [i["message"] for i in check(":custom:`x`\n", dialect)],
+                ['Unknown interpreted text role "custom".'],
+                dialect,
+            )
+            render_html(".. role:: custom2\n\n:custom2:`x`\n", dialect=dialect)
+            self.assertIn("custom2", check(":custom2:`x`\n", dialect)[0]["message"])
+
+
 class SphinxHtmlTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

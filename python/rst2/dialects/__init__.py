@@ -40,9 +40,10 @@ class Dialect:
 
     @contextlib.contextmanager
     def active(self):
-        if not self.roles and not self.directives:
-            yield
-            return
+        # Saved and put back for every dialect, plain docutils too: a
+        # document's own ``.. role::`` registers its role in the same
+        # module-level table, and the next document in this worker, another
+        # user's, must not find it there.
         saved_roles = dict(_roles._roles)
         saved_directives = dict(_directives._directives)
         _roles._roles.update(self.roles)
