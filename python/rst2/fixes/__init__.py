@@ -1,0 +1,135 @@
+"""Fixes for the problems ``check`` reports, and a document with them applied.
+
+Each rule (titles, blocks, inline, names) knows one docutils message: what
+it means, why it matters, an example, and whether its fix is ``safe`` (it
+cannot change what a correct part of the document means) or ``suggested``.
+A problem with a fix carries it as ``fix``: a description, the
+applicability and the edits (rst2.fixes.edits). ``fix_document`` applies
+them in passes until nothing more changes, as ruff does, and never keeps a
+pass that leaves more problems than it found.
+"""
+
+import re
+
+from docutils.nodes import section
+
+from .. import dialects as _dialects
+from ..messages import collect
+from . import blocks, inline, names, titles
+from .edits import Source, apply
+
+RULES = titles.RULES + blocks.RULES + inline.RULES + names.RULES
+
+# At most this many passes: each applies every fix that does not overlap
+# another; a fix that did is made again from the new text next time.
+MAX_PASSES = 4
+
+_EXPLICIT_TARGET = re.compile(r"^\s*\.\.\s+_(`?)(.+?)\1:(\s|$)")
+
+
+class Context:
+    """What a rule may ask about the document it fixes."""
+
+    def __init__(self, text, dialect):
+        self.source = Source(text)
+        self.dialect = dialect
+        self._document = None
+        self.memo = {}
+        self._targets = None
+
+    @property
+    def document(self):
+        """The doctree, made when a rule first asks (most problems need none)."""
+        if self._document is None:
+            self._document = collect(self.source.text, "null", self.dialect)[2]
+        return self._document
+
+    def check_text(self, text):
+        """The problems of ``text`` alone, in the same dialect (a rule's trial)."""
+        return collect(text, "null", self.dialect)[0]
+
+    def target_names(self):
+        """Every target's normalized name -> the name as the document writes it."""
+        if self._targets is None:
+            from docutils.nodes import fully_normalize_name
+
+            written = {}
+            for line in self.source.lines:
+                found = _EXPLICIT_TARGET.match(line)
+                if found:
+                    written.setdefault(fully_normalize_name(found.group(2)), found.group(2))
+            self._targets = {}
+            for name, node_id in self.document.nameids.items():
+                node = self.document.ids.get(node_id) if node_id else None
+                if name in written:
+                    self._targets[name] = written[name]
+                elif isinstance(node, section) and node.children:
+                    self._targets[name] = node[0].astext()
+                elif node is not None and node.astext().strip() and fully_normalize_name(node.astext()) == name:
+                    self._targets[name] = node.astext()
+                else:
+                    self._targets[name] = name
+        return self._targets
+
+    def role_names(self):
+        local = {m.group(1).lower() for m in re.finditer(r"^\s*\.\.\s+role::\s+([\w.+:-]+)", self.source.text, re.M)}
+        return names.known_roles(self.dialect) | local
+
+    def directive_names(self):
+        return names.known_directives(self.dialect)
+
+    def option_names(self, directive):
+        cls = names.directive_class(directive, self.dialect)
+        return set(getattr(cls, "option_spec", None) or ())
+
+
+def _fixes(text, items, dialect):
+    context = Context(text, dialect)
+    for item in items:
+        if item.get("line") is None:
+            continue
+        for rule in RULES:
+            match = rule.message.match(item["message"])
+            if match:
+                found = rule.fix(context, item, match)
+                if found is not None:
+                    item["fix"] = dict(found, rule=rule.code)
+                break
+    return items
+
+
+def check(text, dialect="docutils"):
+    """``check``'s problems (the dialect's own), each with its fix where one is known."""
+    chosen = _dialects.get(dialect)
+    return _fixes(text, chosen.check(text), chosen)
+
+
+def fix_document(text, dialect="docutils", unsafe=False):
+    """``text`` with its fixes applied: (text, fixes applied, problems left)."""
+    wanted = ("safe", "suggested") if unsafe else ("safe",)
+    applied = []
+    items = check(text, dialect)
+    for _ in range(MAX_PASSES):
+        chosen = [item["fix"] for item in items if "fix" in item and item["fix"]["applicability"] in wanted]
+        if not chosen:
+            break
+        new_text, done = apply(text, chosen)
+        new_items = check(new_text, dialect)
+        if len(new_items) >= len(items):
+            # The pass did not help as a whole: keep, one at a time, only
+            # the fixes that leave fewer problems on their own.
+            new_text, done, new_items = _one_at_a_time(text, chosen, items, dialect)
+            if not done:
+                break
+        text, items = new_text, new_items
+        applied.extend(done)
+    return text, applied, items
+
+
+def _one_at_a_time(text, chosen, items, dialect):
+    for candidate in chosen:
+        new_text, done = apply(text, [candidate])
+        new_items = check(new_text, dialect)
+        if done and len(new_items) < len(items):
+            return new_text, done, new_items
+    return text, [], items

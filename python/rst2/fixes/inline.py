@@ -1,0 +1,106 @@
+"""Inline markup that starts and never ends: escape the start-string."""
+
+import re
+
+from .edits import edit, fix
+
+# docutils' name for the markup -> its start-string.
+_START = {
+    "emphasis": "*",
+    "strong": "**",
+    "literal": "``",
+    "interpreted text or phrase reference": "`",
+    "substitution_reference": "|",
+    "target": "_`",
+}
+
+# How many places in one block are tried before giving up.
+_MAX_TRIES = 24
+
+
+def _block(source, line):
+    """Lines ``line``.. up to the next blank line: where docutils' text block is."""
+    end = line
+    while source.line(end + 1) is not None and source.line(end + 1).strip():
+        end += 1
+    return end
+
+
+def _candidates(text, start):
+    """Places where ``start`` may open inline markup: not escaped, not inside a word, followed by text."""
+    at = text.find(start)
+    while at != -1:
+        before = text[at - 1] if at else " "
+        after = text[at + len(start)] if at + len(start) < len(text) else " "
+        if before != "\\" and not before.isalnum() and not after.isspace() and after != start[-1]:
+            yield at
+        at = text.find(start, at + len(start))
+
+
+def _escaped(start):
+    return "".join("\\" + char for char in start)
+
+
+class StartWithoutEnd:
+    """Inline <emphasis|strong|literal|interpreted text|...> start-string without end-string.
+
+    What it does: escapes the start-string with backslashes (``\\*``), so
+    that it is the plain character docutils already shows.
+    Why: an unmatched ``*``, ``**``, ````` or `````` is a warning; Sphinx and
+    PyPI refuse the document.
+    Example: ``Use *args to pass them``; fixed: ``Use \\*args to pass them``.
+    Fix safety: safe; the text reads as before, only the warning goes. If
+    emphasis was meant, add the end-string instead.
+
+    docutils names the first line of the text block, not the line of the
+    string: each candidate place in the block is tried on the block alone,
+    and the first that removes the warning without another is the fix.
+    """
+
+    code = "inline-start-without-end"
+    message = re.compile(r"^Inline (.+) start-string without end-string\.$")
+
+    def fix(self, context, item, match):
+        start = _START.get(match.group(1))
+        source, first = context.source, item["line"]
+        if start is None or source.line(first) is None:
+            return None
+        last = _block(source, first)
+        lines = [source.line(n) for n in range(first, last + 1)]
+        taken = context.memo.setdefault(("inline", first), set())
+        baseline = context.check_text("\n".join(_escape(lines, taken)))
+        wanted = sum(1 for i in baseline if i["message"] == item["message"])
+        if wanted == 0:
+            return None
+        tries = 0
+        for offset, text in enumerate(lines):
+            for column in _candidates(text, start):
+                if (offset, column) in taken:
+                    continue
+                tries += 1
+                if tries > _MAX_TRIES:
+                    return None
+                trial = context.check_text("\n".join(_escape(lines, taken | {(offset, column, start)})))
+                if sum(1 for i in trial if i["message"] == item["message"]) < wanted and len(trial) < len(baseline):
+                    taken.add((offset, column, start))
+                    taken.add((offset, column))
+                    line = first + offset
+                    return fix(
+                        "Escape the %s start-string %r" % (match.group(1), start),
+                        "safe",
+                        [edit(line, column + 1, line, column + 1 + len(start), _escaped(start))],
+                    )
+        return None
+
+
+def _escape(lines, taken):
+    """``lines`` with the start-strings at ``taken`` (offset, column, start) escaped."""
+    out = list(lines)
+    for place in sorted((p for p in taken if len(p) == 3), reverse=True):
+        offset, column, start = place
+        text = out[offset]
+        out[offset] = text[:column] + _escaped(start) + text[column + len(start):]
+    return out
+
+
+RULES = (StartWithoutEnd(),)

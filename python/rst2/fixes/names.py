@@ -1,0 +1,201 @@
+"""Names that do not exist: targets, roles, directives, directive options."""
+
+import difflib
+import re
+
+from docutils.nodes import fully_normalize_name
+from docutils.parsers.rst import directives as rst_directives
+from docutils.parsers.rst import roles as rst_roles
+from docutils.parsers.rst.languages import en
+
+from .edits import edit, fix
+
+_SIMPLE_NAME = re.compile(r"^\w+(?:[-._+:]\w+)*$", re.UNICODE)
+
+
+def closest(name, known, cutoff=0.6):
+    """The known name most like ``name`` (difflib's ratio), or None."""
+    found = difflib.get_close_matches(name, sorted(set(known) - {name}), n=1, cutoff=cutoff)
+    return found[0] if found else None
+
+
+def _lines_from(source, first, last=None):
+    """(number, text) from ``first`` to the end of its block (or to ``last``)."""
+    number = first
+    while source.line(number) is not None and (last is None or number <= last):
+        yield number, source.line(number)
+        number += 1
+        if last is None and not source.line(number - 1).strip():
+            return
+
+
+class UnknownTarget:
+    """Unknown target name: "name".
+
+    What it does: points the reference at the existing target whose name is
+    closest to it, written as its definition writes it.
+    Why: a reference to nothing is an error; the text links nowhere.
+    Example: ``see Instalation_`` with ``.. _Installation: ...``; fixed:
+    ``see Installation_``.
+    Fix safety: suggested; the closest name is a guess, and the reference's
+    text changes with it.
+    """
+
+    code = "unknown-target"
+    message = re.compile(r'^Unknown target name: "(.+)"\.$')
+
+    def fix(self, context, item, match):
+        name = match.group(1)
+        targets = context.target_names()
+        best = closest(name, targets)
+        if best is None:
+            return None
+        written = targets[best]
+        for number, text in _lines_from(context.source, item["line"]):
+            for pattern, replacement in _reference_forms(text, name, written):
+                return fix('Refer to the target "%s"' % written, "suggested", [edit(number, pattern.start() + 1, number, pattern.end() + 1, replacement)])
+        return None
+
+
+def _reference_forms(text, name, written):
+    """Where ``text`` refers to ``name``, and the same reference to ``written``."""
+    simple = _SIMPLE_NAME.match(written) is not None
+    # `phrase`_ or `text <name_>`_
+    for found in re.finditer(r"`([^`]+)`_(?!_)", text):
+        inner = found.group(1)
+        alias = re.match(r"^(.*?)\s*<([^<>]+)_>$", inner, re.S)
+        if alias and fully_normalize_name(alias.group(2)) == name:
+            yield found, "`%s <%s_>`_" % (alias.group(1), written)
+        elif fully_normalize_name(inner) == name:
+            yield found, ("%s_" % written) if simple and found.start() > 0 and not text[found.start() - 1].isalnum() else "`%s`_" % written
+    for found in re.finditer(r"(?<![\w`])([\w][\w.+:-]*)_(?![\w_])", text):
+        if fully_normalize_name(found.group(1)) == name:
+            yield found, ("%s_" % written) if simple else "`%s`_" % written
+
+
+class UnknownRole:
+    """Unknown interpreted text role "name".
+
+    What it does: renames the role to the closest role the dialect knows
+    (docutils' roles, the dialect's, and those the document defines).
+    Why: an unknown role is an error, and its text is shown as a problem.
+    Example: ``:emphasys:`word```; fixed: ``:emphasis:`word```.
+    Fix safety: suggested; the closest name is a guess.
+    """
+
+    code = "unknown-role"
+    message = re.compile(r'^Unknown interpreted text role "(.+)"\.$')
+
+    def fix(self, context, item, match):
+        name = match.group(1)
+        best = closest(name, context.role_names())
+        if best is None:
+            return None
+        for number, text in _lines_from(context.source, item["line"]):
+            found = re.search(r"(?<![\w:]):%s:(?=`)|(?<=`):%s:(?![\w:])" % (re.escape(name), re.escape(name)), text, re.I)
+            if found:
+                return fix('Use the role "%s"' % best, "suggested", [edit(number, found.start() + 2, number, found.end(), best)])
+        return None
+
+
+class UnknownDirective:
+    """Unknown directive type "name".
+
+    What it does: renames the directive to the closest one the dialect knows.
+    Why: an unknown directive is an error, and its whole block is lost.
+    Example: ``.. notte::``; fixed: ``.. note::``.
+    Fix safety: suggested; the closest name is a guess.
+    """
+
+    code = "unknown-directive"
+    message = re.compile(r'^Unknown directive type "(.+)"\.$')
+
+    def fix(self, context, item, match):
+        name = match.group(1)
+        best = closest(name, context.directive_names())
+        text = context.source.line(item["line"])
+        if best is None or text is None:
+            return None
+        found = re.match(r"^(\s*\.\.\s+)(%s)(\s*::)" % re.escape(name), text, re.I)
+        if not found:
+            return None
+        return fix('Use the directive "%s"' % best, "suggested", [edit(item["line"], found.start(2) + 1, item["line"], found.end(2) + 1, best)])
+
+
+class UnknownOption:
+    """Error in "directive" directive: unknown option: "name".
+
+    What it does: renames the option to the closest option of that directive.
+    Why: the whole directive is refused for one misspelt option.
+    Example: ``:widht: 200``; fixed: ``:width: 200``.
+    Fix safety: suggested; the closest name is a guess.
+    """
+
+    code = "unknown-option"
+    message = re.compile(r'^Error in "(.+)" directive:\nunknown option: "(.+)"\.$')
+
+    def fix(self, context, item, match):
+        directive, name = match.group(1), match.group(2)
+        best = closest(name, context.option_names(directive))
+        if best is None:
+            return None
+        for number, text in _lines_from(context.source, item["line"] + 1):
+            found = re.match(r"^(\s+:)(%s)(:)" % re.escape(name), text)
+            if found:
+                return fix('Use the option "%s"' % best, "suggested", [edit(number, found.start(2) + 1, number, found.end(2) + 1, best)])
+            if text.strip() and not text.lstrip().startswith(":"):
+                break  # past the options
+        return None
+
+
+class DuplicateTarget:
+    """Duplicate explicit target name: "name".
+
+    What it does: renames the later definition to a name not yet taken
+    ("name-2"), so that references to "name" reach the first one.
+    Why: docutils cannot tell which definition a reference means, and every
+    reference to the name fails.
+    Example: ``.. _docs: https://a`` then ``.. _docs: https://b``; fixed: the
+    second becomes ``.. _docs-2: https://b``.
+    Fix safety: suggested; which definition the references meant is a guess.
+    """
+
+    code = "duplicate-target"
+    message = re.compile(r'^Duplicate explicit target name: "(.+)"\.$')
+
+    def fix(self, context, item, match):
+        name = match.group(1)
+        text = context.source.line(item["line"])
+        found = text and re.match(r"^(\s*\.\.\s+_)(`?)(.+?)\2:(\s|$)", text)
+        if not found or fully_normalize_name(found.group(3)) != name:
+            return None
+        taken = context.target_names()
+        n = 2
+        while fully_normalize_name("%s-%d" % (found.group(3), n)) in taken:
+            n += 1
+        return fix(
+            'Rename this target to "%s-%d"' % (found.group(3), n),
+            "suggested",
+            [edit(item["line"], found.start(3) + 1, item["line"], found.end(3) + 1, "%s-%d" % (found.group(3), n))],
+        )
+
+
+def known_roles(dialect):
+    return set(rst_roles._roles) | set(rst_roles._role_registry) | set(en.roles) | set(dialect.roles)
+
+
+def known_directives(dialect):
+    return set(rst_directives._directive_registry) | set(en.directives) | set(dialect.directives)
+
+
+def directive_class(name, dialect):
+    if name in dialect.directives:
+        return dialect.directives[name]
+    canonical = en.directives.get(name, name)
+    if canonical in rst_directives._directive_registry:
+        module, cls = rst_directives._directive_registry[canonical]
+        return getattr(__import__("docutils.parsers.rst.directives." + module, fromlist=[cls]), cls)
+    return rst_directives._directives.get(name)
+
+
+RULES = (UnknownTarget(), UnknownRole(), UnknownDirective(), UnknownOption(), DuplicateTarget())

@@ -1,0 +1,88 @@
+import unittest
+
+from rst2.check import check as plain_check
+from rst2.fixes import check, fix_document
+from rst2.fixes.edits import apply
+
+# (mistake, the document as its author meant it, applicability of the fix)
+CASES = {
+    "underline": ("Title long\n=====\n\ntext\n", "Title long\n==========\n\ntext\n", "safe"),
+    "underline, wide characters": ("日本語の題\n=====\n\ntext\n", "日本語の題\n==========\n\ntext\n", "safe"),
+    "overline": ("=====\nTitle long\n=====\n\ntext\n", "==========\nTitle long\n==========\n\ntext\n", "safe"),
+    "mismatch": ("=====\nTitle\n-----\n\ntext\n", "=====\nTitle\n=====\n\ntext\n", "safe"),
+    "explicit markup": (".. note:: x\nfoo\n", ".. note:: x\n\nfoo\n", "safe"),
+    "bullet list": ("* a\n* b\nc\n", "* a\n* b\n\nc\n", "safe"),
+    "block quote": ("para\n\n  quote\nc\n", "para\n\n  quote\n\nc\n", "safe"),
+    "indentation": ("para one\nline two\n  indented\n", "para one\nline two\n\n  indented\n", "safe"),
+    "emphasis on a later line": ("line one\nsome *emph text\nend\n", "line one\nsome \\*emph text\nend\n", "safe"),
+    "literal": ("x ``lit and more\n", "x \\`\\`lit and more\n", "safe"),
+    "interpreted": ("x `interp and\n", "x \\`interp and\n", "safe"),
+    "target": ("see Foo_\n\n.. _Fo: http://x\n", "see Fo_\n\n.. _Fo: http://x\n", "suggested"),
+    "phrase target": ("see `Bar baz`_\n\n.. _bar bz: http://y\n", "see `bar bz`_\n\n.. _bar bz: http://y\n", "suggested"),
+    "section target": ("Getting Started\n===============\n\nSee `Getting Stared`_.\n", "Getting Started\n===============\n\nSee `Getting Started`_.\n", "suggested"),
+    "role": ("x :emphsis:`y`\n", "x :emphasis:`y`\n", "suggested"),
+    "directive": (".. notee:: hi\n", ".. note:: hi\n", "suggested"),
+    "option": (".. image:: a.png\n   :widht: 3\n", ".. image:: a.png\n   :width: 3\n", "suggested"),
+    "title level": ("A\n=\n\nB\n-\n\nC\n=\n\nD\n~\n", "A\n=\n\nB\n-\n\nC\n=\n\nD\n-\n", "suggested"),
+    "duplicate target": (".. _a: http://x\n.. _a: http://y\n\na_\n", ".. _a: http://x\n.. _a-2: http://y\n\na_\n", "suggested"),
+}
+
+
+class FixTest(unittest.TestCase):
+    def test_each_mistake_has_its_fix(self):
+        for name, (mistake, meant, applicability) in CASES.items():
+            with self.subTest(name):
+                problems = check(mistake)
+                self.assertTrue(problems, "the mistake is a problem")
+                fixes = [p["fix"] for p in problems if "fix" in p]
+                self.assertEqual({f["applicability"] for f in fixes}, {applicability})
+                fixed, applied, left = fix_document(mistake, unsafe=applicability == "suggested")
+                self.assertEqual(fixed, meant)
+                self.assertEqual(left, [])
+                self.assertTrue(applied)
+
+    def test_safe_fixes_wait_for_unsafe(self):
+        mistake, _, _ = CASES["role"]
+        fixed, applied, left = fix_document(mistake)
+        self.assertEqual((fixed, applied), (mistake, []))
+        self.assertEqual(len(left), 1)
+
+    def test_fixing_is_idempotent(self):
+        for name, (mistake, _, _) in CASES.items():
+            with self.subTest(name):
+                once, _, _ = fix_document(mistake, unsafe=True)
+                twice, applied, _ = fix_document(once, unsafe=True)
+                self.assertEqual((twice, applied), (once, []))
+
+    def test_problems_and_fields_are_those_of_check(self):
+        # The fix is one more field; every other field is check's own.
+        for mistake, _, _ in CASES.values():
+            self.assertEqual([{k: v for k, v in p.items() if k != "fix"} for p in check(mistake)], plain_check(mistake))
+
+    def test_every_problem_of_a_kind_in_one_paragraph(self):
+        fixed, applied, left = fix_document("a *b and *c, then ``d\n")
+        self.assertEqual((fixed, len(applied), left), ("a \\*b and \\*c, then \\`\\`d\n", 3, []))
+
+    def test_line_endings_are_the_documents(self):
+        fixed, _, left = fix_document("Title long\r\n=====\r\n\r\n* a\r\nb\r\n")
+        self.assertEqual((fixed, left), ("Title long\r\n==========\r\n\r\n* a\r\n\r\nb\r\n", []))
+
+    def test_columns_count_code_points(self):
+        # An emoji is one column (one code point); the LSP converts to UTF-16.
+        [problem] = check("🎉 *party\n")
+        self.assertEqual(problem["fix"]["edits"], [{"line": 1, "column": 3, "endLine": 1, "endColumn": 4, "text": "\\*"}])
+
+    def test_overlapping_fixes_wait_for_the_next_pass(self):
+        a = {"description": "a", "applicability": "safe", "edits": [{"line": 1, "column": 1, "endLine": 1, "endColumn": 3, "text": "X"}]}
+        b = {"description": "b", "applicability": "safe", "edits": [{"line": 1, "column": 2, "endLine": 1, "endColumn": 4, "text": "Y"}]}
+        c = {"description": "c", "applicability": "safe", "edits": [{"line": 2, "column": 1, "endLine": 2, "endColumn": 1, "text": "Z"}]}
+        self.assertEqual(apply("abcd\nef\n", [a, b, c]), ("Xcd\nZef\n", [a, c]))
+
+    def test_no_fix_is_offered_where_none_is_known(self):
+        problems = check(".. include:: other.rst\n")
+        self.assertTrue(problems)
+        self.assertNotIn("fix", problems[0])
+
+
+if __name__ == "__main__":
+    unittest.main()
