@@ -15,6 +15,8 @@ CASES = {
     "block quote": ("para\n\n  quote\nc\n", "para\n\n  quote\n\nc\n", "safe"),
     "indentation": ("para one\nline two\n  indented\n", "para one\nline two\n\n  indented\n", "safe"),
     "emphasis on a later line": ("line one\nsome *emph text\nend\n", "line one\nsome \\*emph text\nend\n", "safe"),
+    "emphasis broken by a space": ("a *broken emphasis * here\n", "a *broken emphasis* here\n", "suggested"),
+    "literal broken by a space": ("the ``code ``, said\n", "the ``code``, said\n", "suggested"),
     "literal": ("x ``lit and more\n", "x \\`\\`lit and more\n", "safe"),
     "interpreted": ("x `interp and\n", "x \\`interp and\n", "safe"),
     "target": ("see Foo_\n\n.. _Fo: http://x\n", "see Fo_\n\n.. _Fo: http://x\n", "suggested"),

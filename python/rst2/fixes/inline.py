@@ -14,6 +14,9 @@ _START = {
     "target": "_`",
 }
 
+# The end-string of each start-string, where it differs.
+_END = {"_`": "`"}
+
 # How many places in one block are tried before giving up.
 _MAX_TRIES = 24
 
@@ -72,6 +75,9 @@ class StartWithoutEnd:
         wanted = sum(1 for i in baseline if i["message"] == item["message"])
         if wanted == 0:
             return None
+        closed = self._close(context, item, lines, first, start, wanted, len(baseline), taken)
+        if closed is not None:
+            return closed
         tries = 0
         for offset, text in enumerate(lines):
             for column in _candidates(text, start):
@@ -80,9 +86,9 @@ class StartWithoutEnd:
                 tries += 1
                 if tries > _MAX_TRIES:
                     return None
-                trial = context.check_text("\n".join(_escape(lines, taken | {(offset, column, start)})))
+                trial = context.check_text("\n".join(_escape(lines, taken | {("escape", offset, column, start)})))
                 if sum(1 for i in trial if i["message"] == item["message"]) < wanted and len(trial) < len(baseline):
-                    taken.add((offset, column, start))
+                    taken.add(("escape", offset, column, start))
                     taken.add((offset, column))
                     line = first + offset
                     return fix(
@@ -93,13 +99,46 @@ class StartWithoutEnd:
         return None
 
 
+    def _close(self, context, item, lines, first, start, wanted, problems, taken):
+        """The markup closed where a space broke its end-string (``*word *``), if that is what it was.
+
+        Suggested, not safe: the text between the strings changes its look.
+        """
+        end = _END.get(start, start)
+        tries = 0
+        for offset, text in enumerate(lines):
+            for found in re.finditer(r"(\S)(\s+)(%s)(?=$|[\s.,;:!?)\]}'\"-])" % re.escape(end), text):
+                if (offset, found.start(2)) in taken or found.group(1) == "\\":
+                    continue
+                tries += 1
+                if tries > _MAX_TRIES:
+                    return None
+                closing = ("close", offset, found.start(2), found.end(2))
+                trial = context.check_text("\n".join(_escape(lines, taken | {closing})))
+                if sum(1 for i in trial if i["message"] == item["message"]) < wanted and len(trial) < problems:
+                    # The same block's other warnings are judged with it closed:
+                    # a space-broken end-string is also a start-string of its own.
+                    taken.add(closing)
+                    taken.add((offset, found.start(2)))
+                    line = first + offset
+                    return fix(
+                        "Close the %s: remove the space before its end-string %r" % (item["message"].split(" start-string")[0][7:], end),
+                        "suggested",
+                        [edit(line, found.start(2) + 1, line, found.end(2) + 1, "")],
+                    )
+        return None
+
+
 def _escape(lines, taken):
-    """``lines`` with the start-strings at ``taken`` (offset, column, start) escaped."""
+    """``lines`` with the changes in ``taken`` made: escapes and closings, right to left."""
     out = list(lines)
-    for place in sorted((p for p in taken if len(p) == 3), reverse=True):
-        offset, column, start = place
+    changes = sorted((p for p in taken if len(p) == 4), key=lambda p: (p[1], p[2]), reverse=True)
+    for kind, offset, column, other in changes:
         text = out[offset]
-        out[offset] = text[:column] + _escaped(start) + text[column + len(start):]
+        if kind == "escape":
+            out[offset] = text[:column] + _escaped(other) + text[column + len(other):]
+        else:
+            out[offset] = text[:column] + text[other:]
     return out
 
 
