@@ -1,13 +1,14 @@
 /**
  * Measures the dialects against their own tools (nothing here is a pass/fail test):
  *  - sphinx: `check?dialect=sphinx` on CPython's documentation sources as
- *    Debian ships them (python3.11-doc): the "Unknown interpreted text
+ *    Debian ships them (test/corpus/sphinx-cpython.json: the packages, downloaded
+ *    into the cache as test/sphinx-cpython.test.ts does): the "Unknown interpreted text
  *    role / directive type" messages left, split into Sphinx's standard set
- *    (read from Debian's Sphinx: the target is none) and the project's own
- *    extensions; the share of pages that check clean.
+ *    (read from Debian's Sphinx, run in Pyodide: the target is none) and the
+ *    project's own extensions; the share of pages that check clean.
  *  - pypi: `check?dialect=pypi` against readme_renderer itself (Debian's
  *    python3-readme-renderer) on Debian's Python package descriptions and
- *    README.rst files, and on the CPython pages as a harder corpus: the share
+ *    README.rst files, and on the same CPython pages as a harder corpus: the share
  *    of documents with the same verdict (accepted iff `[]`), and that `html`
  *    answers 200 exactly for the accepted ones.
  *
@@ -19,22 +20,18 @@ import path from 'node:path';
 
 import { createLogger } from '../src/log.js';
 import { projectRoot } from '../src/paths.js';
+import { CORPUS, cpythonPages, sphinxStandardNames, type CpythonPages } from '../test/support/sphinx-cpython.js';
 import { benchArgs, ensureDebianPackages, startInProcess } from './support.js';
 
-const SOURCES = '/usr/share/doc/python3.11/html/_sources';
 const UNKNOWN = /^Unknown (interpreted text role|directive type) "([^"]+)"/;
 
 interface Item { message: string }
 interface Verdict { corpus: string; name: string; text: string; accepted: boolean; note: string }
 
-function oracle<T>(what: 'sphinx-names' | 'pypi'): T {
-  const r = spawnSync('/usr/bin/python3', [path.join(projectRoot, 'bench/dialects_oracle.py'), what], { encoding: 'utf8', maxBuffer: 1 << 30 });
-  if (r.status !== 0) throw new Error(`oracle ${what} failed: ${r.stderr.slice(-1000)}`);
-  return JSON.parse(r.stdout) as T;
-}
-
-function filesUnder(dir: string, suffix: string): string[] {
-  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith(suffix)).sort().map((f) => path.join(dir, f));
+function pypiOracle(sources: string): { version: string; documents: Verdict[] } {
+  const r = spawnSync('/usr/bin/python3', [path.join(projectRoot, 'bench/dialects_oracle.py'), 'pypi', sources], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (r.status !== 0) throw new Error(`oracle pypi failed: ${r.stderr.slice(-1000)}`);
+  return JSON.parse(r.stdout) as { version: string; documents: Verdict[] };
 }
 
 async function post(url: string, op: string, dialect: string, text: string): Promise<Response> {
@@ -51,10 +48,10 @@ function percent(part: number, whole: number): string {
   return `${((100 * part) / whole).toFixed(1)}%`;
 }
 
-async function sphinx(url: string): Promise<void> {
-  const standard = oracle<{ version: string; roles: string[]; directives: string[] }>('sphinx-names');
+async function sphinx(url: string, pages: CpythonPages): Promise<void> {
+  const standard = await sphinxStandardNames();
   const known = { role: new Set(standard.roles), directive: new Set(standard.directives) };
-  const files = filesUnder(SOURCES, '.rst.txt');
+  const files = pages.files;
   const counts = new Map<string, number>();
   const isStandard = (key: string) => {
     const [kind, name] = key.split(' ') as ['role' | 'directive', string];
@@ -69,7 +66,7 @@ async function sphinx(url: string): Promise<void> {
     const text = fs.readFileSync(file, 'utf8');
     const items = await checkItems(url, 'sphinx', text);
     if (typeof items === 'string') {
-      failures.push(`${path.relative(SOURCES, file)}: ${items}`);
+      failures.push(`${path.relative(pages.dir, file)}: ${items}`);
       continue;
     }
     if (items.length === 0) clean++;
@@ -80,7 +77,7 @@ async function sphinx(url: string): Promise<void> {
         otherProblems++;
         continue;
       }
-      const key = `${m[1] === 'directive type' ? 'directive' : 'role'} ${m[2]}`;
+      const key = `${m[1] === 'directive type' ? 'directive' : 'role'} ${m[2]!.toLowerCase()}`;
       counts.set(key, (counts.get(key) ?? 0) + 1);
       if (isStandard(key)) otherProblems++;
     }
@@ -95,7 +92,7 @@ async function sphinx(url: string): Promise<void> {
   const ours = rows.filter(([k]) => isStandard(k));
   const theirs = rows.filter(([k]) => !isStandard(k));
   const total = (list: Array<[string, number]>) => list.reduce((n, [, c]) => n + c, 0);
-  console.log(`\n## sphinx: ${files.length} pages of CPython 3.11's documentation (python3.11-doc), standard set from Sphinx ${standard.version}`);
+  console.log(`\n## sphinx: ${files.length} pages of CPython's documentation (${pages.from}), standard set from Sphinx ${standard.version} (Debian ${CORPUS.sphinx.suite}'s, in Pyodide)`);
   console.log(`unknown role/directive messages, Sphinx's standard set: ${total(ours)}${ours.length ? ` (${ours.map(([k, c]) => `${k} ×${c}`).join(', ')})` : ''}`);
   console.log(`unknown role/directive messages, CPython's own extensions: ${total(theirs)} (${theirs.map(([k, c]) => `${k} ×${c}`).join(', ')})`);
   console.log(`pages whose check is []: ${clean} of ${files.length} (${percent(clean, files.length)})`);
@@ -104,8 +101,8 @@ async function sphinx(url: string): Promise<void> {
   if (failures.length) console.log(`requests that failed: ${failures.join('; ')}`);
 }
 
-async function pypi(url: string): Promise<void> {
-  const { version, documents } = oracle<{ version: string; documents: Verdict[] }>('pypi');
+async function pypi(url: string, pages: CpythonPages): Promise<void> {
+  const { version, documents } = pypiOracle(pages.dir);
   for (const corpus of ['package', 'cpython']) {
     const docs = documents.filter((d) => d.corpus === corpus);
     let same = 0;
@@ -130,15 +127,15 @@ async function pypi(url: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  ensureDebianPackages(SOURCES, ['python3.11-doc']);
-  ensureDebianPackages('/usr/lib/python3/dist-packages/readme_renderer', ['python3-readme-renderer']);
-  ensureDebianPackages('/usr/lib/python3/dist-packages/sphinx', ['python3-sphinx']);
   const only = benchArgs({ positionals: 1 }).positionals[0];
+  // The pypi part's oracle is readme_renderer on the machine's Python; the pages come from the cache.
+  if (only !== 'sphinx') ensureDebianPackages('/usr/lib/python3/dist-packages/readme_renderer', ['python3-readme-renderer']);
+  const pages = cpythonPages();
   const server = await startInProcess({ RST2_LOG_LEVEL: 'warn', RST2_QUEUE_LIMIT: '1000' }, createLogger('warn'));
   try {
     console.log(`# dialects, measured ${new Date().toISOString().slice(0, 10)}`);
-    if (only !== 'pypi') await sphinx(server.url);
-    if (only !== 'sphinx') await pypi(server.url);
+    if (only !== 'pypi') await sphinx(server.url, pages);
+    if (only !== 'sphinx') await pypi(server.url, pages);
   } finally {
     await server.close();
   }

@@ -1,42 +1,18 @@
-"""Oracles for bench/dialects.ts, run with Debian's Python (/usr/bin/python3).
+"""The oracle of bench/dialects.ts's pypi part, run with Debian's Python (/usr/bin/python3).
 
-  sphinx-names   Sphinx's standard role and directive names (core, its domains
-                 and the extensions the sphinx dialect covers), as JSON.
-  pypi           Debian's Python package descriptions with readme_renderer's
-                 verdict on each, as JSON.
+  pypi SOURCES   readme_renderer's verdict, as JSON, on Debian's Python
+                 package descriptions and on the CPython pages under SOURCES
+                 (the _sources folder of CPython's documentation).
+
+Sphinx's standard names, the sphinx part's oracle, are test/oracles/sphinx_names.py's.
 """
 
 import glob
 import gzip
 import io
 import json
-import re
 import os
 import sys
-import tempfile
-
-
-def sphinx_names():
-    from docutils.parsers.rst import directives, roles
-    from sphinx.application import Sphinx
-
-    with tempfile.TemporaryDirectory() as src:
-        with open(os.path.join(src, "conf.py"), "w") as conf:
-            conf.write("extensions = %r\n" % ["sphinx.ext.%s" % e for e in ("autodoc", "autosummary", "doctest", "todo", "ifconfig")])
-        with open(os.path.join(src, "index.rst"), "w") as index:
-            index.write("x\n")
-        app = Sphinx(src, src, os.path.join(src, "_build"), os.path.join(src, "_doctrees"), "html", status=io.StringIO(), warning=io.StringIO())
-        found_roles = set(roles._roles)
-        found_directives = set(directives._directives)
-        for name, domain in app.env.domains.items():
-            found_roles |= {"%s:%s" % (name, r) for r in domain.roles}
-            found_directives |= {"%s:%s" % (name, d) for d in domain.directives}
-            if name in ("py", "std"):  # the default domain and std need no prefix
-                found_roles |= set(domain.roles)
-                found_directives |= set(domain.directives)
-    import sphinx
-
-    return {"version": sphinx.__version__, "roles": sorted(found_roles), "directives": sorted(found_directives)}
 
 
 def _description(path):
@@ -78,20 +54,20 @@ def _package_descriptions():
     return found
 
 
-def _sphinx_pages():
+def _sphinx_pages(sources):
     """A harder corpus: Sphinx pages, which PyPI mostly refuses."""
     found = []
-    for page in sorted(glob.glob("/usr/share/doc/python3.11/html/_sources/**/*.rst.txt", recursive=True)):
+    for page in sorted(glob.glob(os.path.join(sources, "**/*.rst.txt"), recursive=True)):
         with open(page, encoding="utf-8", errors="replace") as file:
             found.append(("cpython", page.split("_sources/")[1], file.read()))
     return found
 
 
-def pypi():
+def pypi(sources):
     from readme_renderer import __about__, rst
 
     out = []
-    for corpus, name, text in _package_descriptions() + _sphinx_pages():
+    for corpus, name, text in _package_descriptions() + _sphinx_pages(sources):
         stream = io.StringIO()
         try:
             accepted = rst.render(text, stream) is not None
@@ -102,27 +78,5 @@ def pypi():
     return {"version": __about__.__version__, "documents": out}
 
 
-def real_documents():
-    """What users render: package descriptions, and the READMEs, changelogs and
-    news files Debian ships as reStructuredText (for bench/real-documents.ts)."""
-    found = [{"corpus": "description", "name": name, "text": text} for _, name, text in _package_descriptions() if _ == "package" and "/" not in name]
-    names = re.compile(r"^(readme|changes|changelog|history|news|release[-_ ]?notes)[^/]*\.(rst|txt)(\.gz)?$", re.I)
-    for path in sorted(glob.glob("/usr/share/doc/*/*")):
-        base = os.path.basename(path)
-        if not names.match(base) or not os.path.isfile(path):
-            continue
-        if base.lower().endswith((".txt", ".txt.gz")) and "python" not in path:
-            continue
-        opener = gzip.open if path.endswith(".gz") else open
-        with opener(path, "rt", encoding="utf-8", errors="replace") as file:
-            text = file.read()
-        # A .txt changelog counts only when it is reStructuredText (has a section title underline).
-        if base.lower().endswith((".txt", ".txt.gz")) and not re.search(r"^(=+|-+|~+)\s*$", text, re.M):
-            continue
-        kind = "readme" if base.lower().startswith("readme") else "changelog"
-        found.append({"corpus": kind, "name": path.split("/")[4] + "/" + base, "text": text})
-    return {"documents": found}
-
-
 if __name__ == "__main__":
-    json.dump({"sphinx-names": sphinx_names, "pypi": pypi, "real-documents": real_documents}[sys.argv[1]](), sys.stdout)
+    json.dump({"pypi": pypi}[sys.argv[1]](*sys.argv[2:]), sys.stdout)

@@ -62,6 +62,7 @@ class SphinxCheckTest(unittest.TestCase):
             (".. autofunction:: f\n   :members:\n", 'unknown option: "members"'),
             (".. hlist::\n\n   Not a list.\n", ".. hlist content is not a list"),
             (":pep:`eight`\n", "invalid PEP number eight"),
+            (":cwe:`use-after-free`\n", "invalid CWE number use-after-free"),
             (".. code-block:: python\n   :emphasize-lines: 5\n\n   x = 1\n", "line number spec is out of range(1-1)"),
             (".. glossary::\n\n   term\n\n   other\n      Definition.\n", "glossary terms must not be separated by empty lines"),
         ):
@@ -129,6 +130,8 @@ class SphinxHtmlTest(unittest.TestCase):
         self.assertIn("<abbr>LIFO</abbr> (last-in, first-out)", self.html)
         self.assertIn('<span class="menuselection">Start \N{TRIANGULAR BULLET} Programs</span>', self.html)
         self.assertIn('href="https://peps.python.org/pep-0008/">PEP 8</a>', self.html)
+        self.assertIn('href="https://www.cve.org/CVERecord?id=CVE-2024-3094">CVE 2024-3094</a>', self.html)
+        self.assertIn('href="https://cwe.mitre.org/data/definitions/416.html">CWE 416</a>', self.html)
         self.assertIn('<span class="guilabel">Cancel</span>', self.html)
 
     def test_only_follows_the_output(self):

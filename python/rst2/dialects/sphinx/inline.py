@@ -71,15 +71,21 @@ def index(name, rawtext, text, lineno, inliner, options=None, content=None):
 
 PEP_URL = "https://peps.python.org/pep-%04d/"
 RFC_URL = "https://datatracker.ietf.org/doc/html/rfc%d.html"
+# Sphinx 8.1's :cve: and :cwe: (CPython's documentation cites both).
+CVE_URL = "https://www.cve.org/CVERecord?id=CVE-%s"
+CWE_URL = "https://cwe.mitre.org/data/definitions/%d.html"
 
 
-def _numbered_reference(label, url, kind):
+def _numbered_reference(label, url, kind, numeric=True):
+    """``numeric``: the number must be a whole number; a CVE identifier
+    (``2024-3094``) is not one and, as Sphinx does, is taken as written."""
+
     def role(name, rawtext, text, lineno, inliner, options=None, content=None):
         explicit, title, target = split_title(text)
         number, _, anchor = target.partition("#")
         try:
-            value = int(number)
-            if value <= 0:
+            value = int(number) if numeric else number
+            if numeric and value <= 0:
                 raise ValueError(number)
         except ValueError:
             message = inliner.reporter.error("invalid %s number %s" % (kind, target), line=lineno)
@@ -111,4 +117,6 @@ ROLES = {
     "index": index,
     "pep": _numbered_reference("PEP", PEP_URL, "PEP"),
     "rfc": _numbered_reference("RFC", RFC_URL, "RFC"),
+    "cve": _numbered_reference("CVE", CVE_URL, "CVE", numeric=False),
+    "cwe": _numbered_reference("CWE", CWE_URL, "CWE"),
 }
