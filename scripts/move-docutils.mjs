@@ -28,7 +28,7 @@ const say = (m) => process.stderr.write(`[move] ${m}\n`);
 
 // The test files that run docutils (python/tests through python.test).
 export const CONFORMANCE_TESTS = [
-  'python', 'conformance', 'http-html', 'http-check', 'http-dialects', 'html-injection', 'http-untrusted',
+  'python', 'conformance', 'sphinx-cpython', 'http-html', 'http-check', 'http-dialects', 'html-injection', 'http-untrusted',
   'http-pdf', 'tex-format', 'http-pdf-formats', 'cli', 'openapi',
 ];
 
