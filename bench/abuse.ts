@@ -36,7 +36,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 
-import { findActiveContent } from '../src/engines/tex/pdf-safety.js';
+import { findActiveContent } from '../src/pdf/safety.js';
 import { pngChunk } from '../src/images/png-encode.js';
 import { dataUri, filterAbuse, gifFrameBomb } from '../test/support/image-abuse.js';
 import { badge, svgWithImage } from '../test/support/images.js';

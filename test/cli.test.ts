@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import type { CheckItem } from '../src/engines/python/protocol.js';
-import { findActiveContent } from '../src/engines/tex/pdf-safety.js';
+import { findActiveContent } from '../src/pdf/safety.js';
 import { paths, projectRoot } from '../src/paths.js';
 import { GOOD, haveTex } from './support/fixtures.js';
 import { activeContentSeenByPdfjs, pdfjsView, pdfPages } from './support/pdf.js';

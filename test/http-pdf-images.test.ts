@@ -13,7 +13,7 @@ import { expect } from 'chai';
 import { badge, gif, jpegImage, png, pngBadColourType, pngClaiming, pngDamaged, svgWithImage, webp } from './support/images.js';
 import { pdfImages, pdfPages } from './support/pdf.js';
 import { imagePdf } from './support/pdf-file.js';
-import { findActiveContent } from '../src/engines/tex/pdf-safety.js';
+import { findActiveContent } from '../src/pdf/safety.js';
 import { api, form, ownServer, query, server } from './support/server.js';
 import { createLogger } from '../src/log.js';
 import type { RunningServer } from '../src/server.js';

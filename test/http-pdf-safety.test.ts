@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 
-import { findActiveContent } from '../src/engines/tex/pdf-safety.js';
+import { findActiveContent } from '../src/pdf/safety.js';
 import type { RunningServer } from '../src/server.js';
 import { haveTex } from './support/fixtures.js';
 import { activeContentSeenByPdfjs, pdfjsView, pdfLinks, pdfPages } from './support/pdf.js';

@@ -11,7 +11,7 @@ import { httpStatus, ServiceError } from '../src/errors.js';
 import { createLogger } from '../src/log.js';
 import { paths } from '../src/paths.js';
 import { TexEngine } from '../src/engines/tex/engine.js';
-import { findActiveContent } from '../src/engines/tex/pdf-safety.js';
+import { findActiveContent } from '../src/pdf/safety.js';
 import { loadTexModule, runPdftex, type PdftexResult } from '../src/engines/tex/pdftex-run.js';
 import { pdfLinks } from './support/pdf.js';
 import { imagePdf } from './support/pdf-file.js';

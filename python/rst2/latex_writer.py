@@ -25,7 +25,7 @@ from docutils.transforms import Transform
 from docutils.utils.math import unichar2tex
 from docutils.writers import latex2e
 
-from . import latex_images, scripts
+from . import latex_images, script_preamble, scripts
 from .latex_safety import PDFINFO_KEY, link_target, math_refusal
 
 with open(os.path.join(os.path.dirname(__file__), "primitive_lock.tex"), encoding="utf-8") as _lock_file:
@@ -154,7 +154,7 @@ class ScriptMarking:
             self.document.rst2_replaced = []
             self._rst2_counter = None
             # After the format marker (a format does not keep glyph-name mappings).
-            tounicode = scripts.tounicode(plan)
+            tounicode = script_preamble.tounicode(plan)
             if tounicode:
                 self.fallbacks["rst2-tounicode"] = tounicode
         return marker

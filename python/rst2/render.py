@@ -4,7 +4,7 @@ import os
 
 from docutils.writers import latex2e
 
-from . import dialects, latex_format, latex_images, latex_writer, scripts
+from . import dialects, latex_format, latex_images, latex_writer, script_preamble, scripts
 from .publish import document_title, publish
 from .sanitize import sanitize
 
@@ -133,12 +133,12 @@ def _script_settings(plan):
     Being settings, the set is part of the format key (_format_for), so each
     set gets a format of its own.
     """
-    extra = scripts.preamble(plan) if plan is not None else ""
+    extra = script_preamble.preamble(plan) if plan is not None else ""
     if not extra:
         return {}
     return {
         "rst2_scripts": plan.setting(),
-        "font_encoding": scripts.font_encoding(plan),
+        "font_encoding": script_preamble.font_encoding(plan),
         "latex_preamble": _DEFAULT_PREAMBLE + "\n" + extra,
     }
 

@@ -233,7 +233,7 @@ class UserCountsTest(Bounded):
     """Sphinx options whose numbers or text were repeated without bound."""
 
     def test_emphasize_lines_are_ranges_not_lists(self):
-        from rst2.dialects.sphinx.blocks import parse_line_numbers
+        from rst2.dialects.sphinx.code_blocks import parse_line_numbers
 
         self.assertEqual(parse_line_numbers("1,3-5,8-", 10), [(1, 1), (3, 5), (8, 10)])
         self.assertEqual(parse_line_numbers("-2", 10), [(1, 2)])

@@ -12,32 +12,9 @@
  */
 import { Worker } from 'node:worker_threads';
 
-import { Code, ServiceError, type ErrorCode } from '../errors.js';
+import { Code, ServiceError } from '../errors.js';
 import { errorFields, type Logger } from '../log.js';
-
-/** What a worker posts back. */
-export type WorkerMessage =
-  | { type: 'ready' }
-  | { type: 'failed'; message: string }
-  | ({ type: 'done'; id: number; ok: true; value: unknown } & HeapReport)
-  | ({ type: 'done'; id: number; ok: false; error: JobFailure } & HeapReport);
-
-/** A worker that can tell its heap size reports it with every answer. */
-export interface HeapReport {
-  heapBytes?: number;
-  /**
-   * The job left the worker's own state damaged (a WebAssembly trap, say):
-   * it is replaced at once, its answer still delivered.
-   */
-  broken?: boolean;
-}
-
-/** A job's failure as a worker reports it: a catalogue code, a message safe to show, plus a log-only detail. */
-export interface JobFailure {
-  code: ErrorCode;
-  message: string;
-  detail?: string;
-}
+import type { WorkerMessage } from './worker-messages.js';
 
 export interface WorkerHandle {
   worker: Worker;

@@ -6,17 +6,17 @@
  * the service does; test/openapi.test.ts checks it against the real answers
  * of a real server, in both directions.
  *
- * What is written here is what only a description needs: the shapes of the
- * JSON bodies, the prose, and how the table's facts map onto OpenAPI.
+ * What is written here is what only a description needs: the prose, and
+ * how the table's facts map onto OpenAPI paths; the components they refer
+ * to (parameters, headers, the shapes of the JSON bodies) are in
+ * openapi-components.ts.
  */
-import { TOKEN_PATTERN } from '../documents/document.js';
-import { Code, ERRORS, httpCodes, httpStatus, STATUS_MEANING, type ErrorCode } from '../errors.js';
-import { OPTIONS } from '../options.js';
-import { DELETION_KEY_HEADER, DELETION_KEY_PATTERN } from '../store/deletion-key.js';
+import { httpStatus, type ErrorCode } from '../errors.js';
+import { DELETION_KEY_HEADER } from '../store/deletion-key.js';
 import type { Catalogue } from '../styles.js';
 import { MAX_MULTIPART_FIELDS, MAX_MULTIPART_FILES } from './multipart.js';
+import { capitalise, errorResponse, HEADERS, mediaKey, parameters, ref, required, SCHEMAS, TOKEN, UNMATCHED } from './openapi-components.js';
 import type { Header, JsonSchema, OpenApiDocument, Operation, Parameter, PathItem, Reference, RequestBody, Response } from './openapi-types.js';
-import type { Source } from './input.js';
 import {
   CACHE_CONTROL,
   OPERATIONS,
@@ -34,30 +34,6 @@ export interface OpenApiSettings {
   catalogue: Catalogue;
   maxBodyBytes: number;
   uriMaxBytes: number;
-}
-
-const ref = (kind: 'schemas' | 'parameters' | 'headers' | 'responses', name: string): Reference => ({ $ref: `#/components/${kind}/${name}` });
-
-const TOKEN = TOKEN_PATTERN.source;
-
-/** The media type without its parameters: OpenAPI's content key. */
-const mediaKey = (media: string): string => media.split(';')[0]!.trim();
-
-const required = (schema: JsonSchema, description?: string): Header => ({ ...(description ? { description } : {}), required: true, schema });
-
-/** The JSON error shape, narrowed to the codes a response can carry; the description lists what each means. */
-function errorResponse(status: number, codes: readonly ErrorCode[], headers: Record<string, Reference> = {}): Response {
-  const retry: Record<string, Reference> = codes.some((c) => ERRORS[c].retryAfter !== undefined) ? { 'Retry-After': ref('headers', 'RetryAfter') } : {};
-  const meanings = codes.map((c) => `\`${c}\`: ${ERRORS[c].meaning}`).join('; ');
-  return {
-    description: `${STATUS_MEANING[status] ?? ''} ${meanings}.`.trim(),
-    headers: { 'X-Request-Id': ref('headers', 'XRequestId'), ...retry, ...headers },
-    content: {
-      'application/json': {
-        schema: { allOf: [ref('schemas', 'Error'), { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: [...codes] } } } } }] },
-      },
-    },
-  };
 }
 
 /** The error answers of an operation, one per status, from the codes its parts can give. */
@@ -104,10 +80,6 @@ const SERVICE_HEADERS: Record<string, Header | Reference> = {
 };
 
 const NOT_MODIFIED = 'Not Modified: `If-None-Match` matched the ETag; nothing was sent again.';
-
-function capitalise(name: string): string {
-  return name.charAt(0).toUpperCase() + name.slice(1);
-}
 
 /** Sources, then options, as references to components.parameters. */
 function documentParameters(op: RenderOperationEntry | TokenOperationEntry): Reference[] {
@@ -247,171 +219,6 @@ function servicePath(op: Exclude<OperationEntry, RenderOperationEntry | TokenOpe
   };
 }
 
-function parameters(s: OpenApiSettings): Record<string, Parameter> {
-  const options = Object.entries(OPTIONS).map(([component, o]): [string, Parameter] => [
-    component,
-    {
-      name: o.name,
-      in: 'query',
-      description: `${o.description} An empty value means the default; another value is \`400 ${o.code}\`, listing the valid ones.`,
-      schema: { type: 'string', enum: o.values(s.catalogue), default: o.default },
-    },
-  ]);
-  const sources: Record<Source, Parameter> = {
-    rst: { name: 'rst', in: 'query', description: 'The document text (UTF-8).', schema: { type: 'string' } },
-    uri: {
-      name: 'uri',
-      in: 'query',
-      description: `An \`http\`/\`https\` URL the service fetches the document from (at most ${s.uriMaxBytes} bytes; public addresses only, unless the server allows private ones).`,
-      schema: { type: 'string', format: 'uri' },
-    },
-    token: { name: 'token', in: 'query', description: 'A token from the token operation.', schema: { type: 'string', pattern: TOKEN } },
-  };
-  return {
-    ...Object.fromEntries(Object.entries(sources).map(([name, p]) => [capitalise(name), p])),
-    ...Object.fromEntries(options),
-    DeletionKey: {
-      name: DELETION_KEY_HEADER,
-      in: 'header',
-      required: true,
-      description: 'The deletion key that creating the token answered (a header, so it stays out of URLs and their logs).',
-      schema: { type: 'string', pattern: DELETION_KEY_PATTERN.source },
-    },
-    IfNoneMatch: {
-      name: 'If-None-Match',
-      in: 'header',
-      description: 'ETags the client holds; a match is answered `304` without rendering or sending anything again.',
-      schema: { type: 'string' },
-    },
-  };
-}
-
-const HEADERS: Record<string, Header> = {
-  XRequestId: required(
-    { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
-    'Identifies the request in the log; on every response. A plain incoming `X-Request-Id` is kept, otherwise a UUID is made.',
-  ),
-  XCache: required({ type: 'string', enum: ['hit', 'miss'] }, "Whether the rendering came from the render cache (this instance's or the shared Redis one)."),
-  ETag: required(
-    { type: 'string', pattern: '^"[0-9a-f]{32}"$' },
-    "For a rendering, derived from the operation, options, document and engine versions; for a token's text, the token.",
-  ),
-  RenderCacheControl: required(
-    { type: 'string', enum: [CACHE_CONTROL.immutable, CACHE_CONTROL.revalidate] },
-    'A `token` document never changes, so its renderings are cached for a day; other inputs may change, so clients revalidate.',
-  ),
-  ContentDisposition: required({ type: 'string', pattern: '^inline; filename="[^"/\\\\]+\\.pdf"$' }),
-  RetryAfter: required({ type: 'integer', minimum: 0 }, 'Seconds to wait before trying again.'),
-  Allow: required({ type: 'string' }, 'The methods the path accepts.'),
-  XRst2DeletionKey: required(
-    { type: 'string', pattern: DELETION_KEY_PATTERN.source },
-    "This creation's deletion key (random, 256 bits): only this answer ever carries it, and the service keeps only its hash. Send it back in this header on `DELETE` of the token to delete this creation.",
-  ),
-};
-
-/** The details fields errors carry (errors.ts), by name: their type and what they hold. */
-const DETAIL_FIELDS: Record<string, JsonSchema> = {
-  parameter: { type: 'string', description: 'the parameter' },
-  accepted: { type: 'array', items: { type: 'string' }, description: 'the parameters accepted' },
-  given: { type: 'array', items: { type: 'string' }, description: 'the inputs given' },
-  valid: { type: 'array', items: { type: 'string' }, description: 'the valid values' },
-  maxBytes: { type: 'integer', description: 'the limit' },
-  maxFiles: { type: 'integer', description: 'the limit of uploaded files' },
-  maxFields: { type: 'integer', description: 'the limit of form fields' },
-  addressClass: { type: 'string', description: 'the kind of address refused, e.g. `loopback`' },
-  upstreamStatus: { type: 'integer', description: 'the status of the `uri` server' },
-  maxRedirects: { type: 'integer', description: 'the limit' },
-  timeoutMs: { type: 'integer', description: 'the limit' },
-  problems: { type: 'array', items: { type: 'string' }, description: 'what keeps the instance from taking traffic' },
-};
-
-/** Every details field of the catalogue, described with the codes that carry it; an option's own field holds the value given. */
-function errorDetails(): Record<string, JsonSchema> {
-  const carriers = new Map<string, ErrorCode[]>();
-  for (const code of httpCodes()) for (const field of ERRORS[code].details ?? []) carriers.set(field, [...(carriers.get(field) ?? []), code]);
-  return Object.fromEntries(
-    [...carriers].map(([field, codes]) => {
-      const { description = 'the value given (at most 100 characters)', ...schema } = DETAIL_FIELDS[field] ?? { type: 'string' };
-      return [field, { ...schema, description: `${codes.map((c) => `\`${c}\``).join(', ')}: ${description}.` }];
-    }),
-  );
-}
-
-const POOL_STATS: JsonSchema = {
-  type: 'object',
-  required: ['size', 'ready', 'busy', 'starting', 'queued', 'restarts', 'recycled'],
-  properties: {
-    ...Object.fromEntries(['size', 'ready', 'busy', 'starting', 'queued'].map((n) => [n, { type: 'integer', minimum: 0 } satisfies JsonSchema])),
-    restarts: { type: 'integer', minimum: 0, description: 'Workers replaced after a crash, a deadline or a failed start.' },
-    recycled: { type: 'integer', minimum: 0, description: 'Workers replaced after a job because their heap passed the budget (`RST2_WORKER_HEAP_BUDGET_BYTES`).' },
-  },
-};
-
-const SCHEMAS: Record<string, JsonSchema> = {
-  Error: {
-    type: 'object',
-    required: ['error'],
-    additionalProperties: false,
-    properties: {
-      error: {
-        type: 'object',
-        required: ['code', 'message'],
-        additionalProperties: false,
-        properties: {
-          code: { type: 'string', pattern: '^[a-z][a-z0-9_]*$', description: 'Stable, for programs.' },
-          message: { type: 'string', description: 'For people; safe to show.' },
-          ...errorDetails(),
-        },
-      },
-    },
-  },
-  CheckItem: {
-    type: 'object',
-    required: ['message', 'type', 'line', 'context'],
-    additionalProperties: false,
-    properties: {
-      message: { type: 'string' },
-      type: { type: 'string', enum: ['warning', 'error', 'severe'] },
-      line: { type: ['integer', 'null'], minimum: 1, description: '`null` where docutils gives no line.' },
-      context: { type: 'string', description: 'The offending source lines, joined by `\\n`.' },
-    },
-  },
-  PoolStats: POOL_STATS,
-  Health: {
-    type: 'object',
-    required: ['status', 'python', 'pdf', 'versions'],
-    properties: {
-      status: { type: 'string', const: 'ok' },
-      versions: {
-        type: 'object',
-        description: 'The engines this instance renders with, as built (null: not built).',
-        required: ['docutils', 'pygments', 'tex'],
-        additionalProperties: false,
-        properties: {
-          docutils: { type: ['string', 'null'], description: "docutils' version, e.g. `0.23`" },
-          pygments: { type: ['string', 'null'], description: "Pygments' version, e.g. `2.20.0`" },
-          tex: { type: ['string', 'null'], description: 'The TeX engine and its version, e.g. `pdfTeX 1.40.24`; null where PDF is not built' },
-        },
-      },
-      python: ref('schemas', 'PoolStats'),
-      pdf: {
-        anyOf: [
-          ref('schemas', 'PoolStats'),
-          // Where pdfTeX is not built; PDF requests then answer `503 pdf_unavailable`.
-          { type: 'object', required: ['available'], additionalProperties: false, properties: { available: { type: 'boolean', const: false } } },
-        ],
-      },
-    },
-  },
-};
-
-/** Answers that belong to no operation: the router gives them for paths or methods the API does not have. */
-const UNMATCHED: Record<string, Response> = {
-  NotFound: errorResponse(httpStatus(Code.not_found), [Code.not_found]),
-  MethodNotAllowed: errorResponse(httpStatus(Code.method_not_allowed), [Code.method_not_allowed], { Allow: ref('headers', 'Allow') }),
-  NotImplemented: errorResponse(httpStatus(Code.not_implemented), [Code.not_implemented]),
-};
-
 const DESCRIPTION = `reStructuredText to HTML and PDF, syntax checks, and tokens for shareable links.
 
 Every operation that takes a document accepts it as **exactly one** of \`rst\`, \`uri\`, \`token\`, as a GET query
@@ -424,7 +231,7 @@ answers listed per operation, a path that does not exist is \`404 not_found\`
 HEAD is accepted wherever GET is, and OPTIONS on every path answers with \`Allow\`.`;
 
 export function buildOpenApi(s: OpenApiSettings): OpenApiDocument {
-  const params = parameters(s);
+  const params = parameters(s.catalogue, s.uriMaxBytes);
   const paths: Record<string, PathItem> = {};
   for (const op of OPERATIONS) {
     // Several operations may share a path, each with its own methods (a token's text: GET; its deletion: DELETE).

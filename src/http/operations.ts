@@ -9,7 +9,7 @@ import { TOKEN_PATTERN } from '../documents/document.js';
 import { Code, type ErrorCode } from '../errors.js';
 import { OPTIONS, type OptionSpec } from '../options.js';
 import type { Replaced } from '../cache/render-cache.js';
-import { RENDERED_TYPE, type RenderOperation } from '../renderer.js';
+import { RENDERED_TYPE, type RenderOperation } from '../rendering.js';
 import { DELETION_KEY_HEADER } from '../store/deletion-key.js';
 import { RENDERED_HTML_CSP } from './csp.js';
 import type { Source } from './input.js';

@@ -9,7 +9,7 @@
 import { parentPort } from 'node:worker_threads';
 
 import { Code } from '../errors.js';
-import type { WorkerMessage } from '../engines/worker-pool.js';
+import type { WorkerMessage } from '../engines/worker-messages.js';
 import { DecoderFailed, prepareImage, type ConvertOptions, type Prepared } from './convert.js';
 import { ImageRefused } from './problems.js';
 import type { Sniffed } from './sniff.js';

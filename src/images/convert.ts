@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-import { findActiveContent } from '../engines/tex/pdf-safety.js';
+import { findActiveContent } from '../pdf/safety.js';
 import { encodePng } from './png-encode.js';
 import { checkSize, type Sniffed } from './sniff.js';
 import { ImageRefused } from './problems.js';

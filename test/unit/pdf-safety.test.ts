@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import zlib from 'node:zlib';
 
-import { findActiveContent, pdfText } from '../../src/engines/tex/pdf-safety.js';
+import { findActiveContent, pdfText } from '../../src/pdf/safety.js';
 import { objectStream, pdf, stream, type Part } from '../support/pdf-file.js';
 
 const catalog = (extra = ''): string => `<< /Type /Catalog /Pages 2 0 R ${extra} >>`;

@@ -2,7 +2,8 @@
 import { expect } from 'chai';
 
 import { makeDocument, tokenOf } from '../../src/documents/document.js';
-import { fileName, renderKey } from '../../src/renderer.js';
+import { renderKey } from '../../src/renderer.js';
+import { fileName } from '../../src/rendering.js';
 
 describe('render key', () => {
   const doc = makeDocument('Title\n=====\n');

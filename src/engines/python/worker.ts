@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 
 import { Code, documentErrorCode } from '../../errors.js';
 import { bootFromSnapshot, bootPlain } from './boot.js';
-import type { JobFailure, WorkerMessage } from '../worker-pool.js';
+import type { JobFailure, WorkerMessage } from '../worker-messages.js';
 import type { PythonJob, PythonWorkerData } from './protocol.js';
 import { wasmHeapBytes } from './heap.js';
 

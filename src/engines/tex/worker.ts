@@ -9,11 +9,11 @@ import vm from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 
 import { Code } from '../../errors.js';
-import type { JobFailure, WorkerMessage } from '../worker-pool.js';
+import { findActiveContent, unsafePdf } from '../../pdf/safety.js';
+import type { JobFailure, WorkerMessage } from '../worker-messages.js';
 import type { FormatRef } from './format-store.js';
 import { relevantLogLines } from './log-lines.js';
 import { lostCharacters, type LostCharacters } from './lost-characters.js';
-import { findActiveContent } from './pdf-safety.js';
 import { prepareInstance, type TexInstance } from './pdftex-instance.js';
 import { runPdftex, type PdftexResult } from './pdftex-run.js';
 
@@ -98,6 +98,9 @@ async function compile(job: TexJob): Promise<{ ok: true; pdf: Uint8Array; runs: 
     result = await typeset(job, undefined);
   }
   if (result.pdf && result.exitCode === 0) {
+    // The safety check (src/pdf/safety.ts, step 4 of src/pdf/pipeline.ts):
+    // here, in the worker, so every PDF is checked (HTTP, CLI, /health) and
+    // off the main thread.
     const found = findActiveContent(result.pdf);
     if (found.length === 0) return { ok: true, pdf: result.pdf, runs: result.runs, formatBroken, lost: lostCharacters(result.log) };
     return { ok: false, error: unsafePdf(found) };
@@ -110,16 +113,6 @@ async function compile(job: TexJob): Promise<{ ok: true; pdf: Uint8Array; runs: 
       message: `LaTeX could not typeset this document${excerpt ? `:\n${excerpt}` : ` (pdfTeX exit code ${result.exitCode}).`}`,
       detail: result.log.slice(-4000),
     },
-  };
-}
-
-/** Checked here, in the worker, so every PDF is checked (HTTP, CLI, /health) and off the main thread. */
-function unsafePdf(found: string[]): JobFailure {
-  const shown = found.slice(0, 5).join('; ');
-  return {
-    code: Code.pdf_unsafe,
-    message: `The PDF made from this document would carry active content, so it is not served: ${shown}${found.length > 5 ? `; and ${found.length - 5} more` : ''}.`,
-    detail: `active content in a PDF: ${found.join('; ')}`,
   };
 }
 

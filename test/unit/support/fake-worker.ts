@@ -6,7 +6,7 @@
  */
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 
-import type { WorkerMessage } from '../../../src/engines/worker-pool.js';
+import type { WorkerMessage } from '../../../src/engines/worker-messages.js';
 import { Code, type ErrorCode } from '../../../src/errors.js';
 
 export interface FakeWorkerData {

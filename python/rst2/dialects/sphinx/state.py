@@ -48,6 +48,12 @@ def parse_into(directive, container, content=None, offset=None):
     return container
 
 
+def inline(directive, source, lineno=None):
+    """Inline markup of an argument, with any messages it raises."""
+    children, messages = directive.state.inline_text(source, lineno or directive.lineno)
+    return children, messages
+
+
 def claim_id(document, node, wanted):
     """Gives ``node`` the id ``wanted`` (made valid); returns it, or None if taken."""
     ident = wanted if _usable(wanted) else nodes.make_id(wanted)

@@ -1,12 +1,13 @@
 /**
- * The last check before a PDF leaves the TeX engine, and the check of a PDF
- * given as an image (src/images/convert.ts): does it carry active content?
+ * The last check before a PDF leaves the TeX engine (engines/tex/worker.ts,
+ * step 4 of pipeline.ts), and the check of a PDF given as an image
+ * (src/images/convert.ts): does it carry active content?
  * The LaTeX we generate should never produce any (see
  * python/rst2/latex_safety.py and primitive_lock.tex); this catches what
  * slips past them, and what an image PDF brings (pdfTeX copies its page's
  * resources, and every object they reach, into the document).
  *
- * Every object in the file is judged (pdf-objects.ts reads them all, in
+ * Every object in the file is judged (objects.ts reads them all, in
  * object streams too); page content is never looked into, so text such as
  * "(/JS)" on a page is no alarm. A value the policy reads may be given by
  * reference: it is judged by every value it may stand for, and refused when
@@ -18,9 +19,10 @@
  * whose target is not http(s) or mailto, encryption (it would hide strings
  * from this check), and anything that cannot be read.
  */
-import { nameOf, PdfSyntaxError, readPdf, type PdfFile, type PdfValue } from './pdf-objects.js';
-
-export { PdfSyntaxError };
+import { Code } from '../errors.js';
+import type { JobFailure } from '../engines/worker-messages.js';
+import { readPdf, type PdfFile } from './objects.js';
+import { nameOf, type PdfValue } from './syntax.js';
 
 /** Dictionary keys that only exist for active content, embedded files or forms. */
 const REFUSED_KEYS = new Set(['JS', 'JavaScript', 'AcroForm', 'XFA', 'EmbeddedFiles', 'EmbeddedFile', 'EF', 'RichMediaContent', 'Encrypt']);
@@ -119,4 +121,14 @@ export function findActiveContent(pdf: Uint8Array): string[] {
   const inspection = new Inspection(file);
   for (const object of file.objects) inspection.inspect(object.value, object.id === 'trailer' ? 'trailer' : `object ${object.id}`);
   return [...inspection.found];
+}
+
+/** The failure of a job whose PDF carries active content (`422 pdf_unsafe`), naming the first few things found. */
+export function unsafePdf(found: readonly string[]): JobFailure {
+  const shown = found.slice(0, 5).join('; ');
+  return {
+    code: Code.pdf_unsafe,
+    message: `The PDF made from this document would carry active content, so it is not served: ${shown}${found.length > 5 ? `; and ${found.length - 5} more` : ''}.`,
+    detail: `active content in a PDF: ${found.join('; ')}`,
+  };
 }
