@@ -308,7 +308,7 @@ export const OPERATIONS: readonly OperationEntry[] = [
     cache: 'none',
     response: {
       media: 'text/plain; version=0.0.4; charset=utf-8',
-      description: 'Prometheus text exposition format 0.0.4 (see the README, "Operations", for the series).',
+      description: 'Prometheus text exposition format 0.0.4 (see /docs/operations.html for the series).',
       schema: { type: 'string', pattern: '^# HELP rst2_' },
     },
     errors: [],
