@@ -117,6 +117,8 @@ const files = [
   ...walk('dist/src', (rel, e) => e.isFile() && !/\.c?js$/.test(rel)),
   ...walk('python', (rel, e) => e.name === '__pycache__' || (e.isDirectory() && e.name === 'tests')),
   ...walk('styles'),
+  // The manual's sources, rendered at /docs/ by the service itself (src/http/docs.ts).
+  ...walk('docs', (rel, e) => e.isFile() && !rel.endsWith('.rst')),
   // The editor page served at /, built by scripts/build-web.mjs.
   ...(fs.existsSync(path.join(root, 'dist/web')) ? walk('dist/web') : []),
   ...['bundle.tar', 'manifest.json', path.basename(snapshot)].map((f) => `wasm/python/${f}`),

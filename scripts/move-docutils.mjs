@@ -13,7 +13,7 @@
 // 4. runs the conformance tests one file at a time (the Python tests inside
 //    Pyodide first), and stops at the first file that fails.
 //
-// What changed in the output goes into CHANGELOG.md by hand: the tests say
+// What changed in the output goes into docs/changelog.rst by hand: the tests say
 // where, docutils' own release notes say why.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -83,7 +83,7 @@ for (const name of CONFORMANCE_TESTS) {
   // --no-config: .mocharc.json names every file, and this runs one at a time.
   const ok = run(`tests: ${name}`, process.execPath, [mocha, '--no-config', '--require', 'dist/test/support/hooks.js', '--timeout', '120000', '--exit', `dist/test/${name}.test.js`]);
   if (!ok) {
-    say(`${name} fails on the new series: fix python/ or, where the new output is what docutils itself writes, the expectation (and CHANGELOG.md)`);
+    say(`${name} fails on the new series: fix python/ or, where the new output is what docutils itself writes, the expectation (and docs/changelog.rst)`);
     process.exit(1);
   }
 }

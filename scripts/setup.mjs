@@ -42,10 +42,10 @@ if (tooOld) {
   process.exit(1);
 }
 // The build (TypeScript, the editor page) needs the dev dependencies; a
-// production tree is made by pruning after the build (README, "Production").
+// production tree is made by pruning after the build (docs/install.rst, "Production").
 if (!fs.existsSync(path.join(root, 'node_modules', 'typescript', 'package.json'))) {
   process.stderr.write('[setup] the build needs the dev dependencies (TypeScript, esbuild), and this install left them out.\n' +
-    '[setup] For a production tree: `npm ci`, then `npm prune --omit=dev`, then `npm start` (see the README, "Production").\n');
+    '[setup] For a production tree: `npm ci`, then `npm prune --omit=dev`, then `npm start` (see docs/install.rst, "Production").\n');
   process.exit(1);
 }
 

@@ -7,7 +7,7 @@
  *
  * Code elsewhere names a code as `Code.overloaded`, not as a string, so a
  * code exists in one place and a typo does not compile. The OpenAPI
- * description and the README's error table are checked against this table by
+ * description and the API reference's error table (docs/api.rst) are checked against this table by
  * test/unit/errors.test.ts.
  */
 
@@ -18,13 +18,13 @@ export interface ErrorEntry {
   retryAfter?: number;
   /** The command line's exit status when it is not 1: 2 for a wrong invocation, as for usage errors. */
   exit?: 2;
-  /** One line, for the README and the OpenAPI description. */
+  /** One line of Markdown, for the OpenAPI description and (as reStructuredText) the docs' error table. */
   meaning: string;
   /** The JSON fields the error carries next to code and message. */
   details?: readonly string[];
 }
 
-// Grouped by status, in the order the README lists them.
+// Grouped by status, in the order docs/api.rst lists them.
 const CATALOGUE = {
   input_missing: { status: 400, meaning: 'none of `rst`, `uri`, `token` was given', details: ['accepted'] },
   input_ambiguous: { status: 400, meaning: 'more than one of `rst`, `uri`, `token` was given', details: ['given'] },

@@ -14,4 +14,6 @@ export const paths = {
   fonts: path.join(projectRoot, 'wasm', 'fonts'),
   /** The editor page, built by scripts/build-web.mjs. */
   web: path.join(projectRoot, 'dist', 'web'),
+  /** The manual's sources, served rendered at /docs/ (http/docs.ts). */
+  docs: path.join(projectRoot, 'docs'),
 };

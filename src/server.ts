@@ -11,6 +11,7 @@ import type { Config } from './config.js';
 import { fetchPolicyOf } from './documents/fetch-uri.js';
 import { createPdfEngine, createPythonEngine } from './engines/create.js';
 import type { PythonEngine } from './engines/python/engine.js';
+import { docsPages } from './http/docs.js';
 import { editorPage } from './http/editor.js';
 import type { PdfEngine } from './engines/tex/pdf-engine.js';
 import { cors } from './http/cors.js';
@@ -85,6 +86,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   app.use(errorMiddleware(log));
   app.use(cors(config.corsOrigins));
   app.use(editorPage(paths.web, log));
+  app.use(docsPages(paths.docs, renderer, log));
   app.use(router.routes());
   app.use(router.allowedMethods());
 

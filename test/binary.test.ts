@@ -107,7 +107,7 @@ describe('single binary', function () {
     expect(pages.join(' ')).to.include('Quarterly Note').and.include('zeppelin');
   });
 
-  it('serve --port 0 answers /health and renders, and SIGTERM ends it with status 0', async function () {
+  it('serve --port 0 answers /health, renders, serves the editor and the manual, and SIGTERM ends it with status 0', async function () {
     const child = spawn(bin, ['serve', '--port', '0', '--host', '127.0.0.1'], {
       cwd: work,
       env: { ...env, RST2_WORKERS: '1', RST2_TEX_WORKERS: '1' },
@@ -130,6 +130,12 @@ describe('single binary', function () {
       const page = await fetch(`${url}/`);
       expect(page.status).to.equal(200);
       expect(await page.text()).to.match(/<script[^>]+src="\/assets\//);
+      // And the manual, rendered by the binary's own engine: offline, it is all a user has.
+      for (const [target, title] of [['/docs/', 'rst2 — reStructuredText to HTML and PDF, as a service'], ['/docs/api.html', 'API reference']] as const) {
+        const manual = await fetch(`${url}${target}`);
+        expect(manual.status, target).to.equal(200);
+        expect(await manual.text(), target).to.include(`<h1 class="title">${title}</h1>`);
+      }
     } finally {
       child.kill('SIGTERM');
     }

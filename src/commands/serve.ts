@@ -1,6 +1,6 @@
 /**
  * `rst2 serve`: starts the service with the configuration from the
- * environment (see README, "Configuration"); --port and --host override
+ * environment (see docs/configuration.rst); --port and --host override
  * PORT and HOST.
  */
 import { loadConfig } from '../config.js';

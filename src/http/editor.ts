@@ -12,8 +12,12 @@ import type { Context, Next } from 'koa';
 
 import type { Logger } from '../log.js';
 import { Code, ServiceError } from '../errors.js';
+import { EDITOR_CSP } from './csp.js';
 import { etagMatches } from './etag.js';
 import { CACHE_CONTROL } from './operations.js';
+
+// The page's policy lives with the others (csp.ts); the manual at /docs/ shares it.
+export { EDITOR_CSP };
 
 interface StaticFile {
   body: Buffer;
@@ -31,28 +35,6 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
 };
 
-/**
- * The page runs only its own bundle and talks only to this service.
- * style-src needs 'unsafe-inline' because the preview iframe (srcdoc)
- * inherits this policy and rendered pages embed their stylesheet; the
- * iframe is sandboxed without scripts, so inline styles are all it can do.
- * Images in the preview may come from https: hosts too, as the document
- * names them; the page itself holds them back for a shared link until the
- * reader allows them (web/src/preview.ts), so opening someone's link makes
- * no requests to other hosts unasked. Plain http: images stay blocked
- * (mixed content on an https editor, readable on the way everywhere).
- */
-export const EDITOR_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: https:",
-  "connect-src 'self'",
-  "frame-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 function readFiles(dir: string): Map<string, StaticFile> {
   const files = new Map<string, StaticFile>();

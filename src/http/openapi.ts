@@ -194,12 +194,13 @@ function servicePath(op: Exclude<OperationEntry, RenderOperationEntry | TokenOpe
       headers: { 'Cache-Control': required({ type: 'string', const: CACHE_CONTROL.none }), 'X-Request-Id': ref('headers', 'XRequestId') },
     };
   }
+  const custom = op.kind === 'list' ? undefined : op.pathParameter;
   const pathParameters: Parameter[] = [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
     name: name!,
     in: 'path',
     required: true,
-    description: 'A token from the token operation.',
-    schema: { type: 'string', pattern: TOKEN },
+    description: custom?.description ?? 'A token from the token operation.',
+    schema: { type: 'string', pattern: custom?.pattern ?? TOKEN },
   }));
   const method = op.kind === 'token-delete' ? 'delete' : 'get';
   const headerParameters: Array<Parameter | Reference> = [

@@ -17,6 +17,10 @@ import type { JsonSchema } from './openapi-types.js';
 
 export const API_PREFIX = '/1.0/rst2';
 export const OPENAPI_PATH = '/1.0/openapi.json';
+/** The manual, docs/NAME.rst served as NAME.html under this prefix (docs.ts). */
+export const DOCS_PREFIX = '/docs/';
+/** The NAME of a manual page. */
+export const DOCS_PAGE_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
 
 export type Method = 'get' | 'post' | 'delete';
 
@@ -119,12 +123,14 @@ export interface ListOperationEntry extends Common {
   names: OptionSpec['values'];
 }
 
-/** Everything else: handled by name in routes.ts (`page` by the editor middleware). */
+/** Everything else: handled by name in routes.ts (`page` by the editor middleware, `manual` by the docs middleware). */
 export interface ServiceOperationEntry extends Common {
-  kind: 'token-source' | 'token-delete' | 'health' | 'ready' | 'metrics' | 'description' | 'page';
+  kind: 'token-source' | 'token-delete' | 'health' | 'ready' | 'metrics' | 'description' | 'page' | 'manual';
   cache: keyof typeof CACHE_CONTROL;
   /** Response headers beyond X-Request-Id and Cache-Control, for the description. */
   headers?: readonly string[];
+  /** The path parameter, for the description; absent: `{token}`, a token. */
+  pathParameter?: { description: string; pattern: string };
 }
 
 export type OperationEntry = RenderOperationEntry | TokenOperationEntry | ListOperationEntry | ServiceOperationEntry;
@@ -268,6 +274,32 @@ export const OPERATIONS: readonly OperationEntry[] = [
     errors: [Code.not_found],
   },
   {
+    kind: 'manual',
+    path: DOCS_PREFIX,
+    methods: ['get'],
+    id: 'Manual',
+    summary: "The manual's index (docs/index.rst rendered by this service; /docs redirects here)",
+    tag: 'service',
+    cache: 'revalidate',
+    headers: ['ETag', 'Content-Security-Policy'],
+    response: { media: 'text/html; charset=utf-8', description: "The manual's index page: docutils' HTML with the default style, linking to every page.", schema: { type: 'string' } },
+    // Rendered on the first request, by the same workers as documents; 404 only where docs/ is missing.
+    errors: [Code.not_found, ...POOL_ERRORS],
+  },
+  {
+    kind: 'manual',
+    path: `${DOCS_PREFIX}{page}`,
+    methods: ['get'],
+    id: 'ManualPage',
+    summary: 'A page of the manual (docs/NAME.rst rendered by this service, as NAME.html)',
+    tag: 'service',
+    cache: 'revalidate',
+    headers: ['ETag', 'Content-Security-Policy'],
+    pathParameter: { description: 'A page of the manual: `NAME.html` for `docs/NAME.rst`.', pattern: `^${DOCS_PAGE_PATTERN.source.slice(1, -1)}\\.html$` },
+    response: { media: 'text/html; charset=utf-8', description: "The page: docutils' HTML with the default style.", schema: { type: 'string' } },
+    errors: [Code.not_found, ...POOL_ERRORS],
+  },
+  {
     kind: 'health',
     path: '/health',
     methods: ['get'],
@@ -308,7 +340,7 @@ export const OPERATIONS: readonly OperationEntry[] = [
     cache: 'none',
     response: {
       media: 'text/plain; version=0.0.4; charset=utf-8',
-      description: 'Prometheus text exposition format 0.0.4 (see the README, "Operations", for the series).',
+      description: 'Prometheus text exposition format 0.0.4 (see /docs/operations.html for the series).',
       schema: { type: 'string', pattern: '^# HELP rst2_' },
     },
     errors: [],
@@ -370,6 +402,8 @@ function metricLabel(op: OperationEntry): string {
       return 'openapi';
     case 'page':
       return 'editor';
+    case 'manual':
+      return 'docs';
     default:
       return op.kind;
   }

@@ -181,6 +181,9 @@ function handlerFor(op: OperationEntry, deps: RouteDeps): Handler | undefined {
     case 'page':
       // Served by the editor middleware (editor.ts), with its assets.
       return undefined;
+    case 'manual':
+      // Served by the docs middleware (docs.ts).
+      return undefined;
   }
 }
 

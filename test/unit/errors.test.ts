@@ -1,6 +1,6 @@
 /**
  * The error catalogue (src/errors.ts) against everything that repeats its
- * codes: the README's table, the OpenAPI description's error answers, the
+ * codes: the API reference's table (docs/api.rst), the OpenAPI description's error answers, the
  * Python side, and the rest of the source (where a code is `Code.x`, never a
  * string of its own).
  */
@@ -17,19 +17,27 @@ import { loadCatalogue } from '../../src/styles.js';
 
 const ALL = Object.keys(ERRORS) as ErrorCode[];
 
-function readmeSection(title: string): string {
-  const readme = fs.readFileSync(path.join(projectRoot, 'README.md'), 'utf8');
-  const start = readme.indexOf(`${title}\n`);
-  expect(start, title).to.be.greaterThan(-1);
-  const end = readme.indexOf('\n#', start + title.length);
-  return readme.slice(start, end < 0 ? undefined : end);
+/** A page of the manual (docs/NAME.rst), or its section under `title` (up to the next title of any level). */
+function docsSection(page: string, title?: string): string {
+  const text = fs.readFileSync(path.join(projectRoot, 'docs', `${page}.rst`), 'utf8');
+  if (title === undefined) return text;
+  const heading = new RegExp(`^${title.replace(/[^\w ]/g, '\\$&')}\\n([-=~^])\\1+\\n`, 'm');
+  const found = heading.exec(text);
+  expect(found, `docs/${page}.rst has no section "${title}"`).to.not.equal(null);
+  const start = found!.index + found![0].length;
+  const next = /^[^\n]+\n([-=~^])\1{3,}$/m.exec(text.slice(start));
+  return text.slice(start, next ? start + next.index : undefined);
 }
 
-/** The README's error table as the catalogue would write it, row by row. */
+/** The catalogue's one-line Markdown (`code`) as reStructuredText (``code``). */
+const rst = (markdown: string): string => markdown.replace(/`([^`]+)`/g, '``$1``');
+
+/** The API reference's error table (a list-table) as the catalogue would write it, row by row. */
 function expectedRow(code: ErrorCode): string {
   const e = ERRORS[code];
-  const status = `${e.status}${e.retryAfter !== undefined ? `, \`Retry-After: ${e.retryAfter}\`` : ''}`;
-  return `| \`${code}\` | ${status} | ${(e.details ?? []).map((d) => `\`${d}\``).join(', ')} | ${e.meaning} |`;
+  const status = `${e.status}${e.retryAfter !== undefined ? `, \`\`Retry-After: ${e.retryAfter}\`\`` : ''}`;
+  const details = (e.details ?? []).map((d) => `\`\`${d}\`\``).join(', ');
+  return [`   * - \`\`${code}\`\``, `     - ${status}`, `     -${details ? ` ${details}` : ''}`, `     - ${rst(e.meaning)}`].join('\n');
 }
 
 function openApi(): OpenApiDocument {
@@ -100,18 +108,18 @@ describe('the error catalogue', () => {
     expect(documentErrorCode('made_up')).to.equal(undefined);
   });
 
-  it("is the README's error table, row for row: no code missing, none invented", () => {
-    const section = readmeSection('### Errors');
-    const rows = section.split('\n').filter((line) => /^\| `[a-z_0-9]+` \|/.test(line));
-    const listed = rows.map((row) => row.slice(3, row.indexOf('`', 3)));
-    expect(listed.filter((c) => !isErrorCode(c)), 'codes in the README that the catalogue lacks').to.deep.equal([]);
-    expect(httpCodes().filter((c) => !listed.includes(c)), 'codes missing from the README').to.deep.equal([]);
-    expect(rows, `the README's table should read:\n${httpCodes().map(expectedRow).join('\n')}\n`).to.deep.equal(httpCodes().map(expectedRow));
+  it("is the API reference's error table (docs/api.rst), row for row: no code missing, none invented", () => {
+    const section = docsSection('api', 'Errors');
+    const rows = [...section.matchAll(/^ {3}\* - ``[a-z_0-9]+``\n(?: {5}-.*\n?){3}/gm)].map((m) => m[0].replace(/\n$/, ''));
+    const listed = rows.map((row) => row.slice(9, row.indexOf('`', 9)));
+    expect(listed.filter((c) => !isErrorCode(c)), 'codes in the docs that the catalogue lacks').to.deep.equal([]);
+    expect(httpCodes().filter((c) => !listed.includes(c)), 'codes missing from the docs').to.deep.equal([]);
+    expect(rows, `the table in docs/api.rst should read:\n${httpCodes().map(expectedRow).join('\n')}\n`).to.deep.equal(httpCodes().map(expectedRow));
   });
 
-  it("names the command line's own codes in the README's command-line section", () => {
-    const section = readmeSection('## Command line');
-    for (const code of ALL.filter((c) => ERRORS[c].status === null)) expect(section, code).to.include(`\`${code}\``);
+  it("names the command line's own codes in the docs' command-line page (docs/cli.rst)", () => {
+    const page = docsSection('cli');
+    for (const code of ALL.filter((c) => ERRORS[c].status === null)) expect(page, code).to.include(`\`\`${code}\`\``);
   });
 
   it('is what the OpenAPI description answers with: every code, none invented, each under its own status', () => {

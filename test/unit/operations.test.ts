@@ -26,7 +26,7 @@ function description(): OpenApiDocument {
 }
 
 describe('the operation table', () => {
-  it('is what the router registers: the same paths and methods (the editor page aside, served by its middleware)', () => {
+  it('is what the router registers: the same paths and methods (the editor page and the manual aside, served by their middleware)', () => {
     // Real parts, never started: building the router must not need running engines.
     const python = new PythonEngine({ workers: 1, queueLimit: 1, timeoutMs: 1000, bundlePath: paths.pythonBundle, pythonSources: paths.pythonSources, stylesDir: paths.styles, log: createLogger('silent') });
     const store: TokenStore = { save: async () => {}, load: async () => undefined, remove: async () => false, ping: async () => {}, close: async () => {} };
@@ -42,7 +42,7 @@ describe('the operation table', () => {
       metrics: async () => ({ body: '', type: 'text/plain' }),
     });
     const registered = router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${layer.path}`)).sort();
-    const table = OPERATIONS.filter((op) => op.kind !== 'page')
+    const table = OPERATIONS.filter((op) => op.kind !== 'page' && op.kind !== 'manual')
       .flatMap((op) => op.methods.map((m) => `${m.toUpperCase()} ${routerPath(op.path)}`))
       .sort();
     expect(registered).to.deep.equal(table);
@@ -103,7 +103,7 @@ describe('the operation table', () => {
     expect(['/1.0/rst2/html', '/1.0/rst2/pdf', '/1.0/rst2/check'].map(operationOf)).to.deep.equal(['html', 'pdf', 'check']);
     expect(['/1.0/rst2/token', '/1.0/rst2/token/:token'].map(operationOf)).to.deep.equal(['token', 'token']);
     expect(['/1.0/rst2/html/styles', '/1.0/rst2/pdf/classes'].map(operationOf)).to.deep.equal(['list', 'list']);
-    expect(['/health', '/ready', '/metrics', '/1.0/openapi.json', '/', '/assets/*'].map(operationOf)).to.deep.equal(['health', 'ready', 'metrics', 'openapi', 'editor', 'editor']);
+    expect(['/health', '/ready', '/metrics', '/1.0/openapi.json', '/', '/assets/*', '/docs/', '/docs/:page'].map(operationOf)).to.deep.equal(['health', 'ready', 'metrics', 'openapi', 'editor', 'editor', 'docs', 'docs']);
     expect(operationOf(undefined)).to.equal('unmatched');
   });
 });
