@@ -61,6 +61,10 @@ async function sphinx(url: string, pages: CpythonPages): Promise<void> {
   let clean = 0;
   // Pages whose only messages are unknown names of the project's own extensions.
   let onlyProjectNames = 0;
+  // Messages other than unknown names, by their first line.
+  const otherMessages = new Map<string, number>();
+  let otherTotal = 0;
+  let otherPages = 0;
   const failures: string[] = [];
   for (const file of files) {
     const text = fs.readFileSync(file, 'utf8');
@@ -71,10 +75,14 @@ async function sphinx(url: string, pages: CpythonPages): Promise<void> {
     }
     if (items.length === 0) clean++;
     let otherProblems = 0;
+    const othersBefore = otherTotal;
     for (const item of items) {
       const m = UNKNOWN.exec(item.message);
       if (!m) {
         otherProblems++;
+        const key = item.message.split('\n', 1)[0]!;
+        otherMessages.set(key, (otherMessages.get(key) ?? 0) + 1);
+        otherTotal++;
         continue;
       }
       const key = `${m[1] === 'directive type' ? 'directive' : 'role'} ${m[2]!.toLowerCase()}`;
@@ -82,6 +90,7 @@ async function sphinx(url: string, pages: CpythonPages): Promise<void> {
       if (isStandard(key)) otherProblems++;
     }
     if (items.length > 0 && otherProblems === 0) onlyProjectNames++;
+    if (otherTotal > othersBefore) otherPages++;
     const plain = await checkItems(url, 'docutils', text);
     if (typeof plain !== 'string') {
       plainCounts.messages += plain.filter((i) => UNKNOWN.test(i.message)).length;
@@ -97,6 +106,8 @@ async function sphinx(url: string, pages: CpythonPages): Promise<void> {
   console.log(`unknown role/directive messages, CPython's own extensions: ${total(theirs)} (${theirs.map(([k, c]) => `${k} ×${c}`).join(', ')})`);
   console.log(`pages whose check is []: ${clean} of ${files.length} (${percent(clean, files.length)})`);
   console.log(`pages whose only messages name CPython's own roles/directives: ${onlyProjectNames} (so ${percent(clean + onlyProjectNames, files.length)} have no other problem)`);
+  const otherRows = [...otherMessages.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  console.log(`messages other than unknown names: ${otherTotal} on ${otherPages} pages${otherRows.length ? ` (${otherRows.map(([k, c]) => `${k} ×${c}`).join('; ')})` : ''}`);
   console.log(`for comparison, dialect=docutils: ${plainCounts.messages} unknown role/directive messages, ${plainCounts.clean} pages clean (${percent(plainCounts.clean, files.length)})`);
   if (failures.length) console.log(`requests that failed: ${failures.join('; ')}`);
 }

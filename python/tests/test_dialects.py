@@ -78,6 +78,58 @@ class SphinxCheckTest(unittest.TestCase):
         self.assertNotIn("object-description", html)
 
 
+class SphinxStructureTest(unittest.TestCase):
+    """Where Sphinx 9.2 and plain docutils disagree on what is a problem."""
+
+    def test_a_transition_after_module_or_index_does_not_start_the_section(self):
+        # Sphinx leaves an index node there, which docutils counts as content.
+        for directive in (".. module:: spam", ".. index:: spam"):
+            source = "Title\n=====\n\n%s\n\n--------\n\nText.\n" % directive
+            self.assertEqual(check(source, "sphinx"), [], directive)
+        # Without an index entry there is no index node, in Sphinx either.
+        found = check("Title\n=====\n\n.. module:: spam\n   :no-index-entry:\n\n--------\n\nText.\n", "sphinx")
+        self.assertEqual([i["message"] for i in found], ["Transition at the start of the section."])
+        html = body(render_html("Title\n=====\n\n.. module:: spam\n\n--------\n\nText.\n", dialect="sphinx")["html"])
+        self.assertIn('<!--  -->\n<hr class="docutils" id="module-spam" />', html)
+
+    def test_only_holds_section_level_content(self):
+        source = "Title\n=====\n\n.. only:: html\n\n   .. contents::\n      :local:\n\nSub\n---\n\nText.\n"
+        self.assertEqual(check(source, "sphinx"), [])
+        self.assertRegex(body(render_html(source, dialect="sphinx")["html"]), r'<nav class="contents local" id="contents"[^>]*>\n<ul class="simple">\n<li><p><a class="reference internal" href="#sub"')
+        self.assertIn("\\begin{DUclass}{contents}", render_latex(source.replace("html", "latex", 1), {"dialect": "sphinx"})["latex"])
+        # Not shown: nothing of it is left, and its contents (whose
+        # transform would look for a section around it) is not made.
+        self.assertNotIn("contents", body(render_html(source.replace("html", "latex", 1), dialect="sphinx")["html"]))
+        self.assertNotIn("DUclass}{contents}", render_latex(source, {"dialect": "sphinx"})["latex"])
+
+    def test_a_section_in_only_goes_where_sphinx_moves_it(self):
+        # A title in a style of the page is placed at that style's level;
+        # the text after the only:: stays in the section it was in.
+        source = "Doc\n===\n\nSub\n---\n\n.. only:: html\n\n   Other\n   -----\n\n   Body.\n\nAfter.\n"
+        self.assertEqual(check(source, "sphinx"), [])
+        html = body(render_html(source, dialect="sphinx")["html"])
+        self.assertRegex(html, r'<section id="sub">\n<h2>Sub</h2>\n<p>After\.</p>\n</section>\n<section id="other">\n<h2>Other</h2>')
+        # A new style starts a subsection of the section the only:: is in.
+        html = body(render_html("Doc\n===\n\n.. only:: html\n\n   Inner\n   ~~~~~\n\n   Body.\n", dialect="sphinx")["html"])
+        self.assertRegex(html, r'<section id="doc">\n<h1>Doc</h1>\n<section id="inner">\n<h2>Inner</h2>')
+
+    def test_only_with_a_bad_expression_keeps_its_content(self):
+        html = render_html(".. only:: html and (\n\n   Kept.\n", dialect="sphinx")["html"]
+        self.assertIn("Kept.", html)
+        self.assertIn("exception while evaluating only directive expression", html)
+
+    def test_numbers_sphinx_accepts(self):
+        # PEP 0 is the index of PEPs; Sphinx takes any number int() reads.
+        for source, link in (
+            (":pep:`0`", "https://peps.python.org/pep-0000/"),
+            (":rfc:`0`", "https://datatracker.ietf.org/doc/html/rfc0.html"),
+            (":cwe:`0`", "https://cwe.mitre.org/data/definitions/0.html"),
+            (":pep:`-1`", "https://peps.python.org/pep--001/"),
+        ):
+            self.assertEqual(check(source + "\n", "sphinx"), [], source)
+            self.assertIn('href="%s"' % link, render_html(source + "\n", dialect="sphinx")["html"])
+
+
 class DocumentRolesTest(unittest.TestCase):
     def test_a_documents_own_role_is_gone_for_the_next_document(self):
         # A worker renders one user's document after another's: a role that
@@ -102,6 +154,11 @@ class SphinxHtmlTest(unittest.TestCase):
         self.assertIn("Added in version 3.2.", self.html)
         self.assertRegex(self.html, r"Changed in version 3\.3: </span>The size may be zero\.")
         self.assertIn("Deprecated since version 3.4: ", self.html)
+        # Sphinx 9's names of the same directives.
+        self.assertIn('<div class="versionadded docutils container">\n<p><span class="versionmodified added">Added in version 4.0.</span>', self.html)
+        self.assertRegex(self.html, r"Changed in version 4\.1: </span>Sphinx 9’s names\.")
+        self.assertIn('<span class="versionmodified deprecated">Deprecated since version 4.2.</span>', self.html)
+        self.assertIn('<span class="versionmodified removed">Removed in version 4.3.</span>', self.html)
 
     def test_references_link_within_the_document_or_stay_text(self):
         self.assertRegex(self.html, r'<a [^>]*href="#intro"><span [^>]*>Sphinx page</span></a>')
@@ -116,6 +173,18 @@ class SphinxHtmlTest(unittest.TestCase):
         self.assertRegex(self.html, r'<span class="xref py py-mod docutils literal">os\.path</span>')
         self.assertRegex(self.html, r'<dt id="spam\.Spam\.eat">')
         self.assertRegex(self.html, r'<span class="xref py py-meth docutils literal">noref\(\)</span>')
+        # :deco: shows the @, and a decorator is described without "()".
+        self.assertIn('href="#spam.cached"><span class="xref py py-deco docutils literal">&#64;cached</span></a>', self.html)
+        self.assertIn('<dt id="spam.cached"><em>&#64;</em><strong><span class="sig-name docutils literal">cached</span></strong></dt>', self.html)
+        # :autolink: is :obj:.
+        self.assertRegex(self.html, r'href="#spam\.Spam"><span class="xref py py-obj docutils literal">spam\.Spam</span>')
+
+    def test_confval_shows_its_type_and_default_and_is_linked(self):
+        self.assertRegex(self.html, r'<dt id="confval-spam_level"><span class="docutils literal">spam_level</span></dt>\n<dd><dl class="field-list simple">\n<dt>Type<span class="colon">:</span></dt>\n<dd><p><span class="docutils literal">int</span></p>')
+        self.assertRegex(self.html, r'<dt>Default<span class="colon">:</span></dt>\n<dd><p><span class="docutils literal">3</span></p>')
+        self.assertIn('href="#confval-spam_level"><span class="xref std std-confval docutils literal">spam_level</span></a>', self.html)
+        self.assertIn('href="#confval-spam_colour"><span class="xref std std-confval docutils literal">spam_colour</span></a>', self.html)
+        self.assertIn('unknown option: "noindex"', check(".. confval:: x\n   :noindex:\n", "sphinx")[0]["message"])
 
     def test_toctree_is_a_list_of_its_entries(self):
         toctree = re.search(r'<ul class="toctree[^"]*">(.*?)</ul>', self.html, re.S).group(1)
@@ -124,6 +193,7 @@ class SphinxHtmlTest(unittest.TestCase):
 
     def test_autodoc_and_literalinclude_are_placeholders(self):
         self.assertRegex(self.html, r"autodoc would insert the documentation of the class <span [^>]*>Spam</span>")
+        self.assertRegex(self.html, r"autodoc would insert the documentation of the type alias <span [^>]*>Alias</span>")
         self.assertRegex(self.html, r"The contents of </em><span [^>]*>example\.py</span>")
 
     def test_inline_roles(self):
@@ -255,9 +325,10 @@ if __name__ == "__main__":
 class TitlesOutsideTheFlowTest(unittest.TestCase):
     """Sections that only:: puts in a list, table or admonition: rubrics in the LaTeX, sections in the HTML.
 
-    The nested titles continue the document's own title styles: docutils 0.23
-    counts levels inside a nested parse from 0, so a new style there (the
-    document's second) would be "a skip from level 0 to 2" and no section.
+    As in Sphinx, the titles inside only:: have title styles of their own
+    (the first is a top-level title there), and Sphinx leaves them in the
+    list item: the item is not yet in the document when it is parsed, so
+    there is no section to move them up to.
     """
 
     SOURCE = (

@@ -14,8 +14,8 @@ from .xref import DefaultSubstitutions, PageTitle, ResolveReferences, xref_role
 XREF_ROLES = (
     ("std", ("ref", "doc", "term", "numref", "any"), False),
     ("std", ("envvar",), False),
-    ("std", ("option", "keyword", "token", "download"), True),
-    ("py", ("class", "func", "meth", "attr", "exc", "mod", "data", "const", "obj", "type"), True),
+    ("std", ("option", "keyword", "token", "download", "confval"), True),
+    ("py", ("class", "func", "meth", "attr", "exc", "mod", "data", "const", "obj", "type", "deco"), True),
     ("c", ("func", "member", "macro", "data", "var", "type", "struct", "union", "enum", "enumerator", "expr", "texpr"), True),
     ("cpp", ("any", "class", "struct", "union", "func", "member", "var", "type", "concept", "enum", "enumerator", "expr", "texpr"), True),
     ("js", ("func", "meth", "class", "data", "attr", "mod"), True),
@@ -33,6 +33,10 @@ def _roles():
             if domain in ("std", "py"):
                 found[kind] = role
     found["math:numref"] = found["eq"] = xref_role("math", "eq", literal=False)
+    # autosummary's :autolink: is :obj: for a name Sphinx can import, and
+    # emphasis for one it cannot; rst2 imports nothing, and a project's
+    # names are importable where Sphinx builds it.
+    found["autolink"] = found["py:obj"]
     found.update(inline.ROLES)
     return found
 

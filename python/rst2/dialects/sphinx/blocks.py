@@ -10,7 +10,7 @@ from docutils.parsers.rst.directives.body import MathBlock
 
 from .code_blocks import INCLUDE_OPTIONS, LITERALINCLUDE_OPTIONS, DocTest, Highlight, Placeholder, SphinxCode, TestCode, TestOutput
 from .glossary import Glossary, ProductionList
-from .state import claim_id, inline, parse_into, state_of
+from .state import claim_id, index_entry, inline, parse_into, parse_to_nodes, state_of
 from .xref import split_title
 
 flag = directives.flag
@@ -32,9 +32,26 @@ class Discard(Directive):
         return []
 
 
+class Index(Discard):
+    """Index entries: rst2 makes no index, so only what stands for Sphinx's index node is left."""
+
+    option_spec = {"name": unchanged}
+
+    def run(self):
+        return [index_entry()]
+
+
 def discard(options=None, arguments=1, content=True):
     return type("Discard", (Discard,), {"option_spec": options or {}, "optional_arguments": arguments, "has_content": content})
 
+
+# The other names Sphinx 9.2 registers for the four.
+VERSION_ALIASES = {
+    "version-added": "versionadded",
+    "version-changed": "versionchanged",
+    "version-deprecated": "deprecated",
+    "version-removed": "versionremoved",
+}
 
 # Sphinx 7.3's wording ("New in version" before that).
 VERSION_TEXT = {
@@ -53,14 +70,15 @@ class VersionChange(Directive):
     option_spec = {}
 
     def run(self):
-        box = nodes.container(classes=[self.name])
-        label = VERSION_TEXT[self.name] % self.arguments[0]
+        name = VERSION_ALIASES.get(self.name, self.name)
+        box = nodes.container(classes=[name])
+        label = VERSION_TEXT[name] % self.arguments[0]
         messages = []
         if len(self.arguments) == 2:
             children, messages = inline(self, self.arguments[1], self.lineno + 1)
             box += nodes.paragraph(self.arguments[1], "", *children)
         parse_into(self, box)
-        marker = ["versionmodified", self.name.replace("version", "")]
+        marker = ["versionmodified", name.replace("version", "")]
         if len(box) and isinstance(box[0], nodes.paragraph):
             box[0].insert(0, nodes.inline("", label + ": ", classes=marker))
         else:
@@ -113,7 +131,10 @@ class HList(Directive):
 
 
 class IfConfig(Directive):
-    """Content that depends on the project's configuration, which rst2 does not have: shown."""
+    """Content that depends on the project's configuration, which rst2 does not have: shown.
+
+    As in Sphinx, it may hold section-level content (titles in styles of its own, contents).
+    """
 
     has_content = True
     required_arguments = 1
@@ -121,22 +142,76 @@ class IfConfig(Directive):
     option_spec = {}
 
     def run(self):
-        return parse_into(self, nodes.container()).children
+        return parse_to_nodes(self, titles=True)[0]
+
+
+class Acks(Directive):
+    """A list of names (shown; Sphinx's own check that it is a list is not made)."""
+
+    has_content = True
+    option_spec = {}
+
+    def run(self):
+        return parse_to_nodes(self)[0]
 
 
 class Only(IfConfig):
-    """Content shown only for some outputs, by Sphinx's tags (html, latex...)."""
+    """Content shown only for some outputs, by Sphinx's tags (html, latex...).
+
+    Parsed as Sphinx parses it whatever the output: into an element that is
+    not a body element, so ``contents`` and titles are allowed inside, the
+    titles in styles of their own. When the first of them is a style of the
+    page around it, Sphinx moves the content up to the section of that
+    level, and so does this.
+    """
 
     def run(self):
-        # As Sphinx does: titles, and so the contents directive, are allowed inside.
-        box = nodes.container()
-        self.state.nested_parse(self.content, self.content_offset, box, match_titles=True)
-        output = getattr(self.state.document.settings, "rst2_output", None)
+        document = self.state.document
+        children, styles = parse_to_nodes(self, titles=True)
+        output = getattr(document.settings, "rst2_output", None)
+        messages = []
         try:
             shown = output is None or evaluate_tags(self.arguments[0], TAGS.get(output, set()))
         except ValueError as error:
-            return [self.state.document.reporter.warning("exception while evaluating only directive expression: %s" % error, line=self.lineno)]
-        return box.children if shown else []
+            # Sphinx warns and keeps the content.
+            messages.append(document.reporter.warning("exception while evaluating only directive expression: %s" % error, line=self.lineno))
+            shown = True
+        if not shown:
+            _forget_pending(document, children)
+            # What Sphinx leaves for content it does not show.
+            return [nodes.comment()]
+        section = self._raised_to(styles)
+        if section is None:
+            return children + messages
+        section.extend(children)
+        return messages
+
+    def _raised_to(self, styles):
+        """The section Sphinx moves the content into, or None to leave it here."""
+        surrounding = self.state.memo.title_styles
+        parent = self.state.parent
+        if not surrounding or not styles or styles[0] not in surrounding or parent is None:
+            return None
+        # Sphinx's depth: the parent's ancestors, counted as if all were
+        # sections (the document's child is at 0).
+        depth = -2
+        ancestor = parent
+        while ancestor is not None:
+            depth += 1
+            ancestor = ancestor.parent
+        raise_by = depth - surrounding.index(styles[0]) + 1
+        for _ in range(raise_by):
+            if parent.parent is not None:
+                parent = parent.parent
+        return parent if parent is not self.state.parent else None
+
+
+def _forget_pending(document, children):
+    """Drops the transforms of content left out of the document (a contents
+    directive's would look for the section around it, which there is not)."""
+    inside = {id(pending) for child in children if isinstance(child, nodes.Element) for pending in child.findall(nodes.pending)}
+    if inside:
+        document.transformer.transforms[:] = [t for t in document.transformer.transforms if id(t[2]) not in inside]
 
 
 # Sphinx's tags for the builders rst2 stands in for.
@@ -239,6 +314,7 @@ DIRECTIVES = {
     "versionchanged": VersionChange,
     "deprecated": VersionChange,
     "versionremoved": VersionChange,
+    **dict.fromkeys(VERSION_ALIASES, VersionChange),
     "seealso": SeeAlso,
     "centered": Centered,
     "hlist": HList,
@@ -247,9 +323,12 @@ DIRECTIVES = {
     "sourcecode": SphinxCode,
     "literalinclude": type("LiteralInclude", (Placeholder,), {"option_spec": LITERALINCLUDE_OPTIONS}),
     "include": type("Include", (Placeholder,), {"option_spec": INCLUDE_OPTIONS}),
+    # std's (also under its own name, as std:program and std:option are).
     "glossary": Glossary,
+    "std:glossary": Glossary,
     "productionlist": ProductionList,
-    "index": discard({"name": unchanged}),
+    "std:productionlist": ProductionList,
+    "index": Index,
     "only": Only,
     "tabularcolumns": discard(content=False),
     "todo": Todo,
@@ -266,5 +345,5 @@ DIRECTIVES = {
     "moduleauthor": discard(content=False),
     "codeauthor": discard(content=False),
     "default-domain": discard(content=False),
-    "acks": type("Acks", (IfConfig,), {"required_arguments": 0}),
+    "acks": Acks,
 }

@@ -78,15 +78,17 @@ CWE_URL = "https://cwe.mitre.org/data/definitions/%d.html"
 
 def _numbered_reference(label, url, kind, numeric=True):
     """``numeric``: the number must be a whole number; a CVE identifier
-    (``2024-3094``) is not one and, as Sphinx does, is taken as written."""
+    (``2024-3094``) is not one and, as Sphinx does, is taken as written.
+
+    Any number Python's ``int`` reads is accepted, as Sphinx 9.2 accepts it:
+    PEP 0 (the index of PEPs) exists, and Sphinx links even ``-1``.
+    """
 
     def role(name, rawtext, text, lineno, inliner, options=None, content=None):
         explicit, title, target = split_title(text)
         number, _, anchor = target.partition("#")
         try:
             value = int(number) if numeric else number
-            if numeric and value <= 0:
-                raise ValueError(number)
         except ValueError:
             message = inliner.reporter.error("invalid %s number %s" % (kind, target), line=lineno)
             problem = inliner.problematic(rawtext, rawtext, message)

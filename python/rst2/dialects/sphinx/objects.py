@@ -10,7 +10,7 @@ import re
 from docutils import nodes
 from docutils.parsers.rst import Directive, directives
 
-from .state import claim_id, parse_into, register, state_of
+from .state import claim_id, index_entry, inline, parse_into, register, state_of
 
 flag = directives.flag
 unchanged = directives.unchanged
@@ -75,8 +75,9 @@ class Description(Directive):
         definition = nodes.definition()
         with self.content_context():
             self.state.nested_parse(self.content, self.content_offset, definition)
+        messages = self.transform_content(definition)
         item += definition
-        return [nodes.definition_list("", item, classes=[self.domain, self.kind, "object-description"])]
+        return [nodes.definition_list("", item, classes=[self.domain, self.kind, "object-description"])] + messages
 
     def signature(self, text):
         """(term node, registry name or None)."""
@@ -87,6 +88,10 @@ class Description(Directive):
 
     def content_context(self):
         return _Nothing()
+
+    def transform_content(self, definition):
+        """A chance to add to the parsed content; returns messages."""
+        return []
 
 
 class _Nothing:
@@ -144,7 +149,8 @@ class PythonObject(Description):
             rest += "[%s]" % typeparams
         if arglist is not None:
             rest += "(%s)" % arglist
-        elif self.kind in ("function", "method", "classmethod", "staticmethod", "decorator", "decoratormethod"):
+        elif self.kind in ("function", "method", "classmethod", "staticmethod"):
+            # Sphinx writes "()" for a callable described without its parameters, not for a decorator.
             rest += "()"
         if retann:
             rest += " -> " + retann
@@ -188,6 +194,8 @@ class PythonModule(Directive):
         state.module = None if name == "None" else name
         made = []
         if self.anchor and state.module and not any(n in self.options for n in ("noindex", "no-index")):
+            if not any(n in self.options for n in ("noindexentry", "no-index-entry")):
+                made.append(index_entry())
             target = nodes.target("", "")
             if register(document, target, "py", name, "module-" + name):
                 made.append(target)
@@ -278,6 +286,35 @@ class EnvVar(Description):
         return key.replace(":", "-")
 
 
+class ConfigurationValue(Description):
+    """std's confval, with Sphinx 9.2's options: :type: and :default: are fields before the content."""
+
+    kind = "confval"
+    option_spec = {
+        **{name: flag for name in ("no-index", "no-index-entry", "no-contents-entry", "no-typesetting")},
+        "type": directives.unchanged_required,
+        "default": directives.unchanged_required,
+    }
+
+    def signature(self, text):
+        return nodes.term(text, "", nodes.literal(text, text)), "confval:" + " ".join(text.split())
+
+    def wanted_id(self, key):
+        return "confval-" + key.partition(":")[2]
+
+    def transform_content(self, definition):
+        fields = nodes.field_list()
+        messages = []
+        for option, label in (("type", "Type"), ("default", "Default")):
+            if option in self.options:
+                children, found = inline(self, self.options[option])
+                fields += nodes.field("", nodes.field_name("", label), nodes.field_body("", nodes.paragraph("", "", *children)))
+                messages += found
+        if len(fields):
+            definition.insert(0, fields)
+        return messages
+
+
 def _py(kind):
     return type("Py_" + kind, (PythonObject,), {"kind": kind, "option_spec": PY_OPTIONS[kind]})
 
@@ -316,6 +353,7 @@ for _kind in ("directive", "role", "directive:option"):
 DIRECTIVES["std:program"] = Program
 DIRECTIVES["std:option"] = DIRECTIVES["std:cmdoption"] = CommandOption
 DIRECTIVES["std:envvar"] = EnvVar
+DIRECTIVES["std:confval"] = ConfigurationValue
 DIRECTIVES["describe"] = DIRECTIVES["object"] = Description
 
 # Without a domain, Sphinx's default domain (py) and the std domain apply.

@@ -48,6 +48,37 @@ def parse_into(directive, container, content=None, offset=None):
     return container
 
 
+def parse_to_nodes(directive, titles=False):
+    """The directive's content as Sphinx's ``parse_content_to_nodes`` parses it.
+
+    Into an anonymous element, not a body element, so what docutils allows
+    only in a section (``contents``, ``topic``, ``sidebar``) is allowed
+    there too; with ``titles``, section titles are, in title styles of their
+    own (the first one in the content is a top-level title there). Returns
+    (the nodes, the title styles the content used).
+    """
+    holder = nodes.Element()
+    holder.document = directive.state.document
+    memo = directive.state.memo
+    surrounding = memo.title_styles, memo.section_level
+    memo.title_styles, memo.section_level = [], 0
+    try:
+        directive.state.nested_parse(directive.content, directive.content_offset, holder, match_titles=titles)
+        styles = memo.title_styles
+    finally:
+        memo.title_styles, memo.section_level = surrounding
+    return holder.children, styles
+
+
+def index_entry():
+    """What stands for Sphinx's index node (rst2 makes no index): an empty
+    comment, which the writers leave invisible (``<!--  -->`` in HTML, an
+    empty ``%`` line in LaTeX). Like Sphinx's, it is an element docutils
+    does not skip when it checks where a transition is, so a transition right
+    after ``.. module::`` or ``.. index::`` does not start the section."""
+    return nodes.comment("", "", classes=["index"])
+
+
 def inline(directive, source, lineno=None):
     """Inline markup of an argument, with any messages it raises."""
     children, messages = directive.state.inline_text(source, lineno or directive.lineno)

@@ -41,6 +41,8 @@ def xref_role(domain, kind, literal=True, lowercase=False):
         if not explicit and title.startswith("!"):
             nolink, title, target = True, title[1:], target[1:]
         title, target = _api_forms(domain, kind, explicit, title, target)
+        if domain == "py" and kind == "deco":
+            title = "@" + title  # as Sphinx shows a decorator, given a title or not
         if lowercase:
             target = target.lower()
         inner = nodes.literal(rawtext, title) if literal else nodes.inline(rawtext, title)
@@ -188,7 +190,7 @@ def _candidates(domain, info):
         if len(words) > 1:  # ``:option:`prog -f```
             program, target = " ".join(words[:-1]), words[-1]
         return ["%s %s" % (program, target) if program else target]
-    if domain == "std" and kind in ("term", "envvar", "token", "keyword"):
+    if domain == "std" and kind in ("term", "envvar", "token", "keyword", "confval"):
         return ["%s:%s" % (kind, target.lower() if kind == "term" else target)]
     if domain == "py":
         module, cls = info["context"]
