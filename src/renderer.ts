@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 
 import type { Rendering, RenderCache } from './cache/render-cache.js';
+import { asDialect } from './dialects.js';
 import type { Document } from './documents/document.js';
 import type { Logger } from './log.js';
 import type { CheckItem } from './engines/python/protocol.js';
@@ -109,7 +110,7 @@ export class Renderer {
       documentClass: option(options, 'class'),
       style: option(options, 'style'),
       useLatexToc: option(options, 'use-latex-toc') === 'yes',
-      dialect: option(options, 'dialect'),
+      dialect: asDialect(option(options, 'dialect')),
     };
     const latex = await this.deps.python.renderLatex(doc.text, latexOptions);
     const images = latex.images;
@@ -135,7 +136,7 @@ export class Renderer {
   }
 
   private async makeText(op: 'html' | 'check', options: RenderOptions, doc: Document): Promise<Rendering> {
-    const dialect = option(options, 'dialect');
+    const dialect = asDialect(option(options, 'dialect'));
     switch (op) {
       case 'html': {
         const out = await this.deps.python.renderHtml(doc.text, option(options, 'style'), dialect, doc.base);
