@@ -24,6 +24,8 @@ export const haveTex = texMissing().length === 0;
 
 const inCi = (): boolean => Boolean(process.env['CI']);
 
+const SKIPPED = 'skipped: pdfTeX is not built, see bash scripts/build-tex.sh';
+
 function notBuilt(): string {
   return `pdfTeX is not built (missing ${texMissing().join(', ')}): run bash scripts/build-tex.sh`;
 }
@@ -42,7 +44,7 @@ export function requireTex(ctx: Mocha.Context): void {
  */
 export function describeTex(title: string, body: (this: Mocha.Suite) => void): Mocha.Suite | void {
   if (haveTex) return describe(title, body);
-  if (!inCi()) return describe.skip(`${title} (skipped: ${notBuilt()})`, body);
+  if (!inCi()) return describe.skip(`${title} (${SKIPPED})`, body);
   return describe(title, function () {
     before(() => {
       throw new Error(notBuilt());
@@ -54,7 +56,7 @@ export function describeTex(title: string, body: (this: Mocha.Suite) => void): M
 /** it() for a test that needs pdfTeX: skipped where it is not built, failing under CI. */
 export function itTex(title: string, fn: (this: Mocha.Context) => Promise<unknown> | void): Mocha.Test {
   if (haveTex) return it(title, fn);
-  if (!inCi()) return it.skip(`${title} (skipped: ${notBuilt()})`, fn);
+  if (!inCi()) return it.skip(`${title} (${SKIPPED})`, fn);
   return it(title, () => {
     throw new Error(notBuilt());
   });
