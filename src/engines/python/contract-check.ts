@@ -28,8 +28,8 @@ function hasType(value: unknown, type: JsonType): boolean {
   }
 }
 
-// The contract's enums and consts are plain values; JSON text compares them.
-const same = (a: unknown, b: Json): boolean => a === b || JSON.stringify(a) === JSON.stringify(b);
+// Values as JSON compares them: primitives by ===, lists and objects by their text.
+const same = (a: unknown, b: Json): boolean => a === b || (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null && JSON.stringify(a) === JSON.stringify(b));
 
 /** What is wrong with `value` as `schema` describes it, one line per problem, each naming where (`$.result.images[0].alt`). */
 export function problems(doc: ContractDocument, schema: Schema, value: unknown, at = '$'): string[] {
