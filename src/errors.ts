@@ -22,6 +22,11 @@ export interface ErrorEntry {
   meaning: string;
   /** The JSON fields the error carries next to code and message. */
   details?: readonly string[];
+  /**
+   * The document itself is at fault: sending it again will not help. Only
+   * such a code is taken from an engine's worker as it is (documentErrorCode).
+   */
+  document?: true;
 }
 
 // Grouped by status, in the order docs/api.rst lists them.
@@ -53,14 +58,14 @@ const CATALOGUE = {
   uri_too_large: { status: 413, meaning: 'the document at `uri` is larger than `RST2_URI_MAX_BYTES`', details: ['maxBytes'] },
   unsupported_media_type: { status: 415, meaning: 'a POST body that is not urlencoded, multipart, text/x-rst or text/plain' },
   unsupported_charset: { status: 415, meaning: 'a raw body with a charset other than UTF-8' },
-  render_timeout: { status: 422, meaning: 'rendering took longer than `RST2_RENDER_TIMEOUT_MS` (typesetting: `RST2_PDF_TIMEOUT_MS`, or no progress for `RST2_PDF_STALL_MS`)' },
-  document_too_deep: { status: 422, meaning: "more levels of indentation than `RST2_MAX_NESTING_DEPTH`, or Python's recursion limit" },
-  document_too_large: { status: 422, meaning: 'the document needs more memory than a render may use' },
-  output_too_large: { status: 422, meaning: 'the rendering, or what the substitutions would expand to, is over `RST2_MAX_OUTPUT_BYTES`' },
-  docutils_failed: { status: 422, meaning: 'docutils itself raised on this input: a docutils bug the document triggers' },
-  pypi_refused: { status: 422, meaning: '`dialect=pypi` on `html` or `pdf`: PyPI would refuse the description (the message names the first problem; `check` lists all)' },
-  pdf_unsafe: { status: 422, meaning: 'the PDF would carry active content (the message names what was found; see Security), so it is not served' },
-  latex_failed: { status: 422, meaning: 'LaTeX could not typeset the document (the message has the relevant TeX log lines)' },
+  render_timeout: { status: 422, document: true, meaning: 'rendering took longer than `RST2_RENDER_TIMEOUT_MS` (typesetting: `RST2_PDF_TIMEOUT_MS`, or no progress for `RST2_PDF_STALL_MS`)' },
+  document_too_deep: { status: 422, document: true, meaning: "more levels of indentation than `RST2_MAX_NESTING_DEPTH`, or Python's recursion limit" },
+  document_too_large: { status: 422, document: true, meaning: 'the document needs more memory than a render may use' },
+  output_too_large: { status: 422, document: true, meaning: 'the rendering, or what the substitutions would expand to, is over `RST2_MAX_OUTPUT_BYTES`' },
+  docutils_failed: { status: 422, document: true, meaning: 'docutils itself raised on this input: a docutils bug the document triggers' },
+  pypi_refused: { status: 422, document: true, meaning: '`dialect=pypi` on `html` or `pdf`: PyPI would refuse the description (the message names the first problem; `check` lists all)' },
+  pdf_unsafe: { status: 422, document: true, meaning: 'the PDF would carry active content (the message names what was found; see Security), so it is not served' },
+  latex_failed: { status: 422, document: true, meaning: 'LaTeX could not typeset the document (the message has the relevant TeX log lines)' },
   render_failed: { status: 500, meaning: 'the renderer failed on this document: a bug, logged with the Python trace' },
   pdf_failed: { status: 500, meaning: 'the PDF engine failed on this document: a bug, logged' },
   internal: { status: 500, meaning: 'any other bug: the log has the details under the request id' },
@@ -149,12 +154,12 @@ export function exitStatus(code: ErrorCode): 1 | 2 {
 }
 
 /**
- * A code an engine's worker reports for the document itself (it cannot be
- * rendered; sending it again will not help). Anything else a worker reports
- * is taken for a bug in the renderer.
+ * A code an engine's worker reports for the document itself: one the
+ * catalogue marks `document`. Anything else a worker reports is taken for a
+ * bug in the renderer.
  */
 export function documentErrorCode(code: string): ErrorCode | undefined {
-  return isErrorCode(code) && ERRORS[code].status === 422 ? code : undefined;
+  return isErrorCode(code) && ERRORS[code].document === true ? code : undefined;
 }
 
 /** The codes an HTTP request can be answered with, in catalogue order. */

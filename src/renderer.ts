@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 
 import type { Rendering, RenderCache } from './cache/render-cache.js';
+import { asDialect } from './dialects.js';
 import type { Document } from './documents/document.js';
 import type { CheckItem } from './engines/python/protocol.js';
 import { renderPdf, type PdfDeps } from './pdf/pipeline.js';
@@ -59,7 +60,7 @@ export class Renderer {
   }
 
   private async makeText(op: 'html' | 'check', options: RenderOptions, doc: Document): Promise<Rendering> {
-    const dialect = option(options, 'dialect');
+    const dialect = asDialect(option(options, 'dialect'));
     switch (op) {
       case 'html': {
         const out = await this.deps.python.renderHtml(doc.text, option(options, 'style'), dialect, doc.base);

@@ -15,9 +15,10 @@ import path from 'node:path';
 
 import { projectRoot } from '../src/paths.js';
 import { binaryNode, SEA_FUSE } from '../src/sea/binary-node.js';
-import { GOOD, haveTex } from './support/fixtures.js';
+import { GOOD } from './support/fixtures.js';
 import { readServeOutput } from './support/listening.js';
 import { pdfPages } from './support/pdf.js';
+import { itTex } from './support/tex.js';
 
 const BUILD_TIMEOUT_MS = 900_000;
 
@@ -100,7 +101,7 @@ describe('single binary', function () {
     expect(usage.status).to.equal(2);
   });
 
-  (haveTex ? it : it.skip)('pdf typesets with the embedded pdfTeX', async function () {
+  itTex('pdf typesets with the embedded pdfTeX', async function () {
     const r = run(['pdf', 'good.rst', '--class', 'scrartcl', '-o', 'out.pdf']);
     expect(r.status, r.stderr).to.equal(0);
     const pages = await pdfPages(fs.readFileSync(path.join(work, 'out.pdf')));

@@ -12,8 +12,9 @@ import path from 'node:path';
 import type { CheckItem } from '../src/engines/python/protocol.js';
 import { findActiveContent } from '../src/pdf/safety.js';
 import { paths, projectRoot } from '../src/paths.js';
-import { GOOD, haveTex } from './support/fixtures.js';
+import { GOOD } from './support/fixtures.js';
 import { activeContentSeenByPdfjs, pdfjsView, pdfPages } from './support/pdf.js';
+import { itTex } from './support/tex.js';
 
 const CLI = path.join(projectRoot, 'dist', 'src', 'cli.js');
 
@@ -94,7 +95,7 @@ describe('the rst2 command', function () {
     expect(JSON.parse(good.stdout.toString())).to.deep.equal([]);
   });
 
-  (haveTex ? it : it.skip)('pdf writes a PDF to -o', function () {
+  itTex('pdf writes a PDF to -o', function () {
     const r = rst2(['pdf', 'good.rst', '--class', 'report', '--toc', '-o', 'out.pdf'], { cwd: dir });
     expect(r.status, r.stderr.toString()).to.equal(0);
     expect(r.stdout.length).to.equal(0);
@@ -124,7 +125,7 @@ describe('the rst2 command', function () {
     expect(unknown.stderr.toString()).to.include('unknown dialect "markdown"; choose one of docutils, sphinx, pypi');
   });
 
-  (haveTex ? it : it.skip)('pdf applies the same PDF safety as the service', async function () {
+  itTex('pdf applies the same PDF safety as the service', async function () {
     const attack = 'T\n=\n\n:math:`\\pdfcatalog{/OpenAction <</S/JavaScript/JS(app.alert(1))>>}` `run <run:calc.exe>`_\n';
     const r = rst2(['pdf', '-', '-o', 'attack.pdf'], { cwd: dir, input: attack });
     expect(r.status, r.stderr.toString()).to.equal(0);

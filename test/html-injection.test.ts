@@ -18,6 +18,7 @@ import { pathToFileURL } from 'node:url';
 
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
+import { PYODIDE_PATHS } from '../src/engines/python/contract.js';
 import { projectRoot } from '../src/paths.js';
 import type { RunningServer } from '../src/server.js';
 import { activeContent, schemeOf } from './support/active-content.js';
@@ -78,7 +79,7 @@ describe('HTML output carries no active content', () => {
 
   it('images stay links: :loading: embed never reads the file the URI names (docutils 0.21+)', async () => {
     // Files inside the worker (our sources, docutils' data) and one that never ends.
-    for (const uri of ['/rst2/python/rst2/settings.py', '/usr/share/docutils/writers/html5_polyglot/minimal.css', '/dev/urandom']) {
+    for (const uri of [`${PYODIDE_PATHS.python}/rst2/settings.py`, '/usr/share/docutils/writers/html5_polyglot/minimal.css', '/dev/urandom']) {
       const rst = `Embed\n=====\n\n.. image:: ${uri}\n   :loading: embed\n\n.. figure:: ${uri}\n   :loading: embed\n\n   Caption.\n`;
       const html = await renderHtml(s, rst);
       const body = html.slice(html.indexOf('<main'));

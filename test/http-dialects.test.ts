@@ -9,9 +9,9 @@ import path from 'node:path';
 
 import { paths } from '../src/paths.js';
 import type { RunningServer } from '../src/server.js';
-import { haveTex } from './support/fixtures.js';
 import { pdfPages } from './support/pdf.js';
 import { api, errorOf, query, server } from './support/server.js';
+import { requireTex } from './support/tex.js';
 
 interface Item {
   message: string;
@@ -137,7 +137,7 @@ describe('dialects over HTTP', () => {
     });
 
     it('makes a PDF of the page', async function () {
-      if (!haveTex) this.skip();
+      requireTex(this);
       const printable = SPHINX_PAGE.replace('.. figure:: spam.png', '.. rubric:: Figures are not printed');
       const res = await post(s, 'pdf', printable, { dialect: 'sphinx' });
       expect(res.status, await res.clone().text()).to.equal(200);
@@ -146,7 +146,7 @@ describe('dialects over HTTP', () => {
     });
 
     it('section titles inside only, in a list, a table or a note, are bold rubrics in the PDF: 200, as the HTML', async function () {
-      if (!haveTex) this.skip();
+      requireTex(this);
       const section = (indent: string, title: string) =>
         `${indent}.. only:: latex or html\n\n${indent}   ${title}\n${indent}   ${'-'.repeat(title.length)}\n\n${indent}   Text under ${title}.\n\n${indent}   Deeper ${title}\n${indent}   ${'~'.repeat(title.length + 7)}\n\n${indent}   More.\n`;
       const cell = section('', 'CellTitle').split('\n').map((l) => l.padEnd(40)).filter((l) => l.trim() !== '' || true);

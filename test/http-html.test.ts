@@ -5,6 +5,7 @@ import path from 'node:path';
 import { paths, projectRoot } from '../src/paths.js';
 import type { RunningServer } from '../src/server.js';
 import { api, errorOf, form, query, server } from './support/server.js';
+import { haveTex } from './support/tex.js';
 
 const DOC = 'Greeting\n========\n\nHello *world* with ``code``.\n\n.. code-block:: python\n\n   def f():\n       return 1\n';
 
@@ -29,9 +30,8 @@ describe('HTML rendering over HTTP', () => {
     const debian = (name: string): string => python.packages.find((p) => p.name === name)!.version;
     expect(debian('python3-docutils').startsWith(`${versions.docutils}+`) || debian('python3-docutils').startsWith(`${versions.docutils}-`)).to.equal(true);
     expect(debian('python3-pygments').startsWith(`${versions.pygments}`)).to.equal(true);
-    const texManifest = path.join(paths.texDir, 'manifest.json');
-    if (fs.existsSync(texManifest)) {
-      const { engine } = JSON.parse(fs.readFileSync(texManifest, 'utf8')) as { engine: { name: string; version: string } };
+    if (haveTex) {
+      const { engine } = JSON.parse(fs.readFileSync(path.join(paths.texDir, 'manifest.json'), 'utf8')) as { engine: { name: string; version: string } };
       expect(versions.tex).to.equal(`${engine.name} ${engine.version}`);
     } else {
       expect(versions.tex).to.equal(null);

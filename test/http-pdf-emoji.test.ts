@@ -3,14 +3,12 @@
  * placed by reference, so that many emoji fit in the PDF time budget.
  */
 import { expect } from 'chai';
-import fs from 'node:fs';
-import path from 'node:path';
 
 import { loadConfig } from '../src/config.js';
-import { paths } from '../src/paths.js';
 import type { RunningServer } from '../src/server.js';
 import { drawnCounts } from './support/pdf-glyphs.js';
 import { api, form, server } from './support/server.js';
+import { describeTex } from './support/tex.js';
 
 const FIVE = ['👋', '😃', '🎉', '🚀', '🍕'];
 
@@ -29,9 +27,7 @@ function formObjects(pdf: ArrayBuffer): number {
   return Buffer.from(pdf).toString('latin1').match(/\/Subtype\s*\/Form\b/g)?.length ?? 0;
 }
 
-const haveTex = fs.existsSync(path.join(paths.texDir, 'scripts.json'));
-
-(haveTex ? describe : describe.skip)('PDF emoji: one picture per distinct emoji', function () {
+describeTex('PDF emoji: one picture per distinct emoji', function () {
   let s: RunningServer;
   before(async () => {
     // The default time budget: nothing here is given more time than a client gets.

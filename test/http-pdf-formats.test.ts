@@ -7,13 +7,11 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { paths } from '../src/paths.js';
 import type { RunningServer } from '../src/server.js';
 import { pdfPages } from './support/pdf.js';
 import { api, form, server, tempDir } from './support/server.js';
 import { waitFor } from './support/wait-for.js';
-
-const haveTex = fs.existsSync(path.join(paths.texDir, 'manifest.json'));
+import { describeTex } from './support/tex.js';
 
 const doc = (word: string): string => `Format Check\n============\n\nThe word is ${word}.\n\n* one\n* two\n`;
 
@@ -32,7 +30,7 @@ async function pdfWith(s: RunningServer, word: string, params: Record<string, st
 const formatsIn = (dir: string): string[] => fs.readdirSync(dir).filter((f) => f.endsWith('.fmt'));
 const unique = (): string => `w${Date.now()}${Math.random().toString(36).slice(2, 8)}`;
 
-(haveTex ? describe : describe.skip)('PDF over HTTP: preamble formats', function () {
+describeTex('PDF over HTTP: preamble formats', function () {
   it('the default class and style start from the format made at npm install, and nothing is made', async () => {
     const dir = tempDir('fmt-default');
     const s = await server({ RST2_TEX_FORMAT_DIR: dir });

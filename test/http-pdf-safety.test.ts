@@ -8,11 +8,11 @@ import { expect } from 'chai';
 
 import { findActiveContent } from '../src/pdf/safety.js';
 import type { RunningServer } from '../src/server.js';
-import { haveTex } from './support/fixtures.js';
 import { activeContentSeenByPdfjs, pdfjsView, pdfLinks, pdfPages } from './support/pdf.js';
 import { api, form, server } from './support/server.js';
+import { describeTex } from './support/tex.js';
 
-(haveTex ? describe : describe.skip)('PDFs carry no active content', function () {
+describeTex('PDFs carry no active content', function () {
   let s: RunningServer;
   before(async () => {
     s = await server({ RST2_TEX_WORKERS: '2' });

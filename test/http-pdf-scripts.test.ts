@@ -4,14 +4,12 @@
  * the text read back from the PDF with pdf.js.
  */
 import { expect } from 'chai';
-import fs from 'node:fs';
-import path from 'node:path';
 
-import { paths } from '../src/paths.js';
 import type { RunningServer } from '../src/server.js';
 import { pdfFacts, pdfPages } from './support/pdf.js';
 import { drawnCounts } from './support/pdf-glyphs.js';
 import { api, form, server } from './support/server.js';
+import { describeTex } from './support/tex.js';
 
 interface Case {
   name: string;
@@ -56,9 +54,7 @@ function comparable(text: string, marksApart = false): string {
   return t.normalize('NFKC').replace(/[\s\-\u2010\u00ad]/gu, '');
 }
 
-const haveTex = fs.existsSync(path.join(paths.texDir, 'scripts.json'));
-
-(haveTex ? describe : describe.skip)('PDF in every common script over HTTP', function () {
+describeTex('PDF in every common script over HTTP', function () {
   let s: RunningServer;
   before(async function () {
     s = await server({ RST2_PDF_TIMEOUT_MS: '60000', RST2_TEX_WORKERS: '2' });

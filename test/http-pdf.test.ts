@@ -1,13 +1,11 @@
 import { expect } from 'chai';
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 
-import { paths } from '../src/paths.js';
 import type { RunningServer } from '../src/server.js';
 import { pdfPages } from './support/pdf.js';
 import { api, errorOf, form, query, server } from './support/server.js';
+import { describeTex } from './support/tex.js';
 
 const PDF_TIMEOUT_MS = 20_000;
 
@@ -29,9 +27,7 @@ A second section with \`\`literal\`\` text and a list:
 * beta
 `;
 
-const haveTex = fs.existsSync(path.join(paths.texDir, 'manifest.json'));
-
-(haveTex ? describe : describe.skip)('PDF rendering over HTTP', function () {
+describeTex('PDF rendering over HTTP', function () {
   let s: RunningServer;
   before(async function () {
     // Long enough that a slow or busy CI machine does not time out real

@@ -15,6 +15,7 @@ import { lostTokens, runMixedLoad, unexpected5xx, waitIdle } from '../bench/load
 import { projectRoot } from '../src/paths.js';
 import type { RunningServer } from '../src/server.js';
 import { server } from './support/server.js';
+import { requireTex } from './support/tex.js';
 
 describe('load and faults: mixed load', function () {
   this.timeout(240_000);
@@ -47,7 +48,7 @@ describe('load and faults: engine faults', function () {
   });
 
   it('a pdfTeX worker killed mid-job fails only that request (503 Retry-After) and is replaced', async function () {
-    if (!s.pdf.available) this.skip();
+    requireTex(this);
     const o = await killMidJob(s, 'pdftex');
     expect(o.status).to.equal(503);
     expect(o.retryAfter).to.equal('1');

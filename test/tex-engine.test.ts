@@ -15,9 +15,9 @@ import { findActiveContent } from '../src/pdf/safety.js';
 import { loadTexModule, runPdftex, type PdftexResult } from '../src/engines/tex/pdftex-run.js';
 import { pdfLinks } from './support/pdf.js';
 import { imagePdf } from './support/pdf-file.js';
+import { requireTex } from './support/tex.js';
 
 const texDir = paths.texDir;
-const built = existsSync(path.join(texDir, 'pdftex.wasm')) && existsSync(path.join(texDir, 'pdflatex.fmt'));
 
 const PDF_HEADER = '%PDF-';
 const pdfText = (pdf: Uint8Array | null): string => (pdf ? Buffer.from(pdf).toString('latin1') : '');
@@ -111,10 +111,7 @@ describe('WebAssembly pdfTeX', function () {
   let module: WebAssembly.Module;
 
   before(async function () {
-    if (!built) {
-      if (process.env['CI']) throw new Error(`pdfTeX is not built in ${texDir}: run bash scripts/build-tex.sh`);
-      this.skip();
-    }
+    requireTex(this);
     module = await loadTexModule(texDir);
   });
 
@@ -240,7 +237,7 @@ describe('the PDF primitive lock', function () {
   let module: WebAssembly.Module;
 
   before(async function () {
-    if (!built) this.skip();
+    requireTex(this);
     module = await loadTexModule(texDir);
   });
 
@@ -300,7 +297,7 @@ describe('the TeX engine pool', function () {
   const TIMEOUT_MS = 60_000;
 
   before(async function () {
-    if (!built) this.skip();
+    requireTex(this);
     engine = new TexEngine({ workers: 1, queueLimit: 4, timeoutMs: TIMEOUT_MS, stallMs: STALL_MS, texDir, log: createLogger('silent') });
     await engine.start();
   });

@@ -18,8 +18,7 @@ import { createLogger } from '../src/log.js';
 import { paths } from '../src/paths.js';
 import { pdfFacts, pdfPages } from './support/pdf.js';
 import { tempDir } from './support/server.js';
-
-const built = fs.existsSync(path.join(paths.texDir, 'manifest.json'));
+import { describeTex } from './support/tex.js';
 
 // Fixed dates: two runs of the same document then make the same bytes.
 const REPRODUCIBLE = { SOURCE_DATE_EPOCH: '1700000000', FORCE_SOURCE_DATE: '1' };
@@ -84,7 +83,7 @@ x      y
 |    indented
 `;
 
-(built ? describe : describe.skip)('pdfTeX: preamble formats and runs', function () {
+describeTex('pdfTeX: preamble formats and runs', function () {
   let python: PythonEngine;
   let module: WebAssembly.Module;
   const texDir = paths.texDir;

@@ -5,16 +5,13 @@
  * adds them to X-Rst2-Replaced-Characters.
  */
 import { expect } from 'chai';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 
 import { TexEngine } from '../src/engines/tex/engine.js';
 import { createLogger } from '../src/log.js';
 import { paths } from '../src/paths.js';
+import { describeTex } from './support/tex.js';
 
-const built = existsSync(path.join(paths.texDir, 'pdftex.wasm'));
-
-(built ? describe : describe.skip)('pdfTeX: characters a font lacks are counted', function () {
+describeTex('pdfTeX: characters a font lacks are counted', function () {
   let engine: TexEngine;
   before(async () => {
     engine = new TexEngine({ workers: 1, queueLimit: 4, timeoutMs: 60_000, stallMs: 0, texDir: paths.texDir, log: createLogger('silent') });

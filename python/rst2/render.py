@@ -5,10 +5,12 @@ import os
 from docutils.writers import latex2e
 
 from . import dialects, latex_format, latex_images, latex_writer, script_preamble, scripts
+from .contract import PATHS
 from .publish import document_title, publish
 from .sanitize import sanitize
 
-STYLES_DIR = os.environ.get("RST2_STYLES_DIR", "/rst2/styles")
+# Set for runs outside Pyodide (the benches' native docutils).
+STYLES_DIR = os.environ.get("RST2_STYLES_DIR", PATHS["styles"])
 
 # docutils' LaTeX writer with our policy for untrusted text (loaded by
 # module name, as docutils does for writers outside its package).
@@ -76,7 +78,7 @@ def render_latex(source, options=None):
     must be typeset with the plain pdflatex format. The option
     ``docutils_layout`` keeps docutils' own layout (for comparisons).
     """
-    options = dict(options or {})
+    options = {} if options is None else options  # read, never changed
     chosen = dialects.get(options.get("dialect", "docutils"))
     if chosen is dialects.PYPI:
         chosen.refuse_if_rejected(chosen.check(source))

@@ -31,7 +31,9 @@ import os
 import re
 import unicodedata
 
-TABLE_PATH = os.environ.get("RST2_SCRIPTS_TABLE", "/rst2/tex/scripts.json")
+from .contract import PATHS
+
+TABLE_PATH = os.environ.get("RST2_SCRIPTS_TABLE", PATHS["scripts_table"])
 
 # Script set members, in the order they are listed in the settings.
 CYRILLIC, GREEK, VIETNAMESE, EMOJI, SYMBOLS, PLACEHOLDERS = (

@@ -27,6 +27,7 @@
  */
 import type { Rendering } from '../cache/render-cache.js';
 import type { Document } from '../documents/document.js';
+import { asDialect } from '../dialects.js';
 import { Code, ServiceError, type ErrorCode } from '../errors.js';
 import type { LatexOptions, PythonEngine } from '../engines/python/engine.js';
 import type { LatexResult } from '../engines/python/protocol.js';
@@ -70,7 +71,7 @@ function latexOptions(options: RenderOptions): LatexOptions {
     documentClass: option(options, 'class'),
     style: option(options, 'style'),
     useLatexToc: option(options, 'use-latex-toc') === 'yes',
-    dialect: option(options, 'dialect'),
+    dialect: asDialect(option(options, 'dialect')),
   };
 }
 

@@ -1,10 +1,9 @@
 import fs from 'node:fs';
-import path from 'node:path';
 
-import { paths } from '../../src/paths.js';
 import { CHROMIUM } from './chromium.js';
 import { redisMissing } from './redis.js';
 import { closeAll } from './server.js';
+import { texMissing } from './tex.js';
 
 /**
  * What `npm install` provides for the tests. Outside CI a missing one makes
@@ -13,9 +12,7 @@ import { closeAll } from './server.js';
  */
 function missingTools(): string[] {
   const missing: string[] = [];
-  for (const file of ['manifest.json', 'pdftex.wasm', 'pdflatex.fmt', 'scripts.json']) {
-    if (!fs.existsSync(path.join(paths.texDir, file))) missing.push(`pdfTeX build: ${path.join(paths.texDir, file)}`);
-  }
+  for (const file of texMissing()) missing.push(`pdfTeX build: ${file}`);
   if (!fs.existsSync(CHROMIUM)) missing.push(`Chromium: ${CHROMIUM}`);
   const redis = redisMissing();
   if (redis) missing.push(redis);

@@ -16,9 +16,8 @@ import contextlib
 from docutils.parsers.rst import directives as _directives
 from docutils.parsers.rst import roles as _roles
 
+from ..contract import DIALECTS as NAMES
 from ..messages import collect
-
-NAMES = ("docutils", "sphinx", "pypi")
 
 
 class Dialect:

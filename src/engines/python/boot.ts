@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { loadPyodide, type PyodideAPI } from 'pyodide';
 
 import { paths as servicePaths } from '../../paths.js';
+import { PYODIDE_PATHS } from './contract.js';
 
 export interface BootPaths {
   bundlePath: string;
@@ -24,9 +25,6 @@ export interface BootPaths {
   scriptsTable?: string;
 }
 
-/** Where python/rst2/scripts.py reads the table (RST2_SCRIPTS_TABLE). */
-const SCRIPTS_TABLE = '/rst2/tex/scripts.json';
-
 type LoadOptions = NonNullable<Parameters<typeof loadPyodide>[0]>;
 type CreateModule = NonNullable<LoadOptions['createPyodideModule']>;
 
@@ -36,7 +34,9 @@ const OPTIONS = {
   // printed here would be unexpected and is not the log's business.
   stdout: () => {},
   stderr: () => {},
-  env: { RST2_STYLES_DIR: '/rst2/styles', RST2_SCRIPTS_TABLE: SCRIPTS_TABLE, HOME: '/home/pyodide' },
+  // No RST2_STYLES_DIR or RST2_SCRIPTS_TABLE: Python's defaults are the
+  // contract's PYODIDE_PATHS, where layOutFiles puts the files.
+  env: { HOME: '/home/pyodide' },
 } satisfies LoadOptions;
 
 /** Copies a host folder into the in-memory filesystem: Pyodide never sees a host mount. */
@@ -108,20 +108,20 @@ export function unpackTar(py: PyodideAPI, buf: Uint8Array, root = '/'): void {
 /** The files every interpreter needs, at the same paths with or without a snapshot. */
 export function layOutFiles(py: PyodideAPI, paths: BootPaths): void {
   unpackTar(py, fs.readFileSync(paths.bundlePath));
-  copyTree(py, paths.pythonSources, '/rst2/python');
-  copyTree(py, paths.stylesDir, '/rst2/styles');
+  copyTree(py, paths.pythonSources, PYODIDE_PATHS.python);
+  copyTree(py, paths.stylesDir, PYODIDE_PATHS.styles);
   const table = paths.scriptsTable ?? path.join(servicePaths.texDir, 'scripts.json');
   if (fs.existsSync(table)) {
-    py.FS.mkdirTree(path.posix.dirname(SCRIPTS_TABLE));
-    py.FS.writeFile(SCRIPTS_TABLE, new Uint8Array(fs.readFileSync(table)));
+    py.FS.mkdirTree(path.posix.dirname(PYODIDE_PATHS.scripts_table));
+    py.FS.writeFile(PYODIDE_PATHS.scripts_table, new Uint8Array(fs.readFileSync(table)));
   }
 }
 
 /** Imports that a snapshot freezes; a plain boot runs them too. */
 export const IMPORTS = `
 import sys
-if '/rst2/python' not in sys.path:
-    sys.path.insert(0, '/rst2/python')
+if '${PYODIDE_PATHS.python}' not in sys.path:
+    sys.path.insert(0, '${PYODIDE_PATHS.python}')
 import docutils.core, docutils.parsers.rst, docutils.writers.html5_polyglot, docutils.writers.latex2e
 import pygments.lexers, pygments.formatters
 from pygments.lexers.python import PythonLexer

@@ -4,12 +4,13 @@
  */
 import { Worker } from 'node:worker_threads';
 
-import { DEFAULT_DIALECT } from '../../dialects.js';
+import { DEFAULT_DIALECT, type Dialect } from '../../dialects.js';
 import { Code, ServiceError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { WorkerPool, type PoolStats } from '../worker-pool.js';
 import { ensureSnapshot } from './snapshot.js';
-import type { CheckItem, CheckResult, HtmlResult, LatexResult, PythonJob, PythonWorkerData, RenderLimits } from './protocol.js';
+import type { HtmlOptions, Results } from './contract.js';
+import type { CheckItem, PythonJob, PythonWorkerData, RenderLimits } from './protocol.js';
 
 export interface PythonEngineOptions {
   workers: number;
@@ -33,8 +34,8 @@ export interface LatexOptions {
   useLatexToc: boolean;
   /** docutils' own layout, without a format preamble (to compare against). */
   docutilsLayout?: boolean;
-  /** One of DIALECTS (src/dialects.ts); plain docutils when absent. */
-  dialect?: string;
+  /** Plain docutils when absent. */
+  dialect?: Dialect;
 }
 
 // Python checks its interrupt buffer every few bytecodes; a render that does
@@ -92,17 +93,17 @@ export class PythonEngine {
   }
 
   /** `base`: the URL a `uri` document came from; its relative links and images resolve against it. */
-  async renderHtml(source: string, style: string, dialect: string = DEFAULT_DIALECT, base?: string): Promise<HtmlResult> {
-    const options: PythonJob['options'] = base === undefined ? { style, dialect } : { style, dialect, base };
-    const out = await this.pool.run<HtmlResult>({ op: 'html', source, options } satisfies PythonJob);
+  async renderHtml(source: string, style: string, dialect: Dialect = DEFAULT_DIALECT, base?: string): Promise<Results['html']> {
+    const options: HtmlOptions = base === undefined ? { style, dialect } : { style, dialect, base };
+    const out = await this.pool.run<Results['html']>({ op: 'html', source, options } satisfies PythonJob);
     // The writer should never produce active content; when the safety pass
     // had to remove some, a docutils path is open that needs closing.
     if (out.removed.length > 0) this.opts.log.warn('active content removed from rendered HTML', { removed: out.removed });
     return out;
   }
 
-  renderLatex(source: string, opts: LatexOptions): Promise<LatexResult> {
-    return this.pool.run<LatexResult>({
+  renderLatex(source: string, opts: LatexOptions): Promise<Results['latex']> {
+    return this.pool.run<Results['latex']>({
       op: 'latex',
       source,
       options: {
@@ -115,7 +116,7 @@ export class PythonEngine {
     } satisfies PythonJob);
   }
 
-  async check(source: string, dialect: string = DEFAULT_DIALECT): Promise<CheckItem[]> {
-    return (await this.pool.run<CheckResult>({ op: 'check', source, options: { dialect } } satisfies PythonJob)).messages;
+  async check(source: string, dialect: Dialect = DEFAULT_DIALECT): Promise<CheckItem[]> {
+    return (await this.pool.run<Results['check']>({ op: 'check', source, options: { dialect } } satisfies PythonJob)).messages;
   }
 }

@@ -1,11 +1,14 @@
-/** What the Python engine's worker is told and what it answers. */
-export type PythonOperation = 'html' | 'latex' | 'check';
+/**
+ * What the Python engine's worker is told and what it answers. What crosses
+ * to Python is the worker contract (python/rst2/worker.schema.json), whose
+ * types are generated into contract.ts; this file names them for the rest of
+ * the service and adds what stays on this side of the thread.
+ */
+import type { CheckItem, CheckResult, HtmlResult, Job, LatexResult, Operation } from './contract.js';
 
-export interface PythonJob {
-  op: PythonOperation;
-  source: string;
-  options: Record<string, string | boolean>;
-}
+export type { CheckItem, CheckResult, HtmlResult, LatexResult };
+export type PythonOperation = Operation;
+export type PythonJob = Job;
 
 export interface PythonWorkerData {
   bundlePath: string;
@@ -23,25 +26,3 @@ export interface RenderLimits {
   maxOutputBytes: number;
   maxNestingDepth: number;
 }
-
-export interface HtmlResult {
-  html: string;
-  title: string;
-  /** What the final safety pass (python/rst2/sanitize.py) took out of the page; normally empty. */
-  removed: string[];
-}
-export interface LatexResult {
-  latex: string;
-  title: string;
-  /** The part of `latex` a format can hold (python/rst2/latex_format.py); null: typeset it plainly. */
-  format_preamble: string | null;
-  /** Characters no shipped font has, shown as boxed code points (python/rst2/scripts.py). */
-  replaced_characters: number;
-  /** The script set beyond Latin the document uses (cyrillic, greek, cjk-gbsn, emoji, placeholders, ...). */
-  scripts: string[];
-  /** The images in document order: image N of the LaTeX is entry N-1 (python/rst2/latex_images.py). */
-  images: { uri: string; alt: string | null }[];
-}
-/** One problem `check` reports (docutils' system messages of level warning and above); the editor page reads the same type. */
-export interface CheckItem { message: string; type: 'warning' | 'error' | 'severe'; line: number | null; context: string }
-export interface CheckResult { messages: CheckItem[] }

@@ -8,12 +8,16 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { Code, documentErrorCode } from '../../errors.js';
 import { bootFromSnapshot, bootPlain } from './boot.js';
 import type { JobFailure, WorkerMessage } from '../worker-messages.js';
+import type { Reply } from './contract.js';
+import { replyProblems } from './contract-check.js';
+import { readContract } from './contract-schema.js';
 import type { PythonJob, PythonWorkerData } from './protocol.js';
 import { wasmHeapBytes } from './heap.js';
 
 const data = workerData as PythonWorkerData;
 const port = parentPort!;
 const interrupt = new Int32Array(data.interrupt);
+const contract = readContract(data.pythonSources);
 
 type Handle = (op: string, source: string, options: string) => string;
 
@@ -50,10 +54,18 @@ function run(handle: Handle, job: PythonJob): { ok: true; value: unknown } | { o
     }
     return { ok: false, error: { code: Code.render_failed, message: 'The renderer failed on this document.', detail: text.slice(-4000) } };
   }
-  const out = JSON.parse(raw) as { ok: true; result: unknown } | { ok: false; code: string; message: string; trace: string | null };
+  const parsed: unknown = JSON.parse(raw);
+  // A reply the contract does not allow is a bug on one side; caught here,
+  // it is logged as such instead of failing later wherever a field is read.
+  const problems = replyProblems(contract, job.op, parsed);
+  if (problems.length > 0) {
+    const detail = `the reply breaks the worker contract (python/rst2/worker.schema.json): ${problems.slice(0, 5).join('; ')}`;
+    return { ok: false, error: { code: Code.render_failed, message: 'The renderer failed on this document.', detail } };
+  }
+  const out = parsed as Reply;
   if (out.ok) return { ok: true, value: out.result };
-  // Python names the document's faults with catalogue codes; anything else
-  // (its `internal`, or a code we do not know) is a bug in the renderer.
+  // Python names the document's faults with catalogue codes; its `internal`
+  // is a bug in the renderer.
   const code = documentErrorCode(out.code);
   if (code === undefined) {
     return { ok: false, error: { code: Code.render_failed, message: 'The renderer failed on this document.', detail: `${out.message}\n${out.trace ?? ''}` } };

@@ -3,8 +3,8 @@ import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 
-import { ConfigError, loadConfig } from '../src/config.js';
-import { projectRoot } from '../src/paths.js';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { projectRoot } from '../../src/paths.js';
 
 describe('configuration', () => {
   it('has the documented defaults', () => {

@@ -2,17 +2,17 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
-import { loadConfig } from '../src/config.js';
-import { httpStatus, ServiceError } from '../src/errors.js';
+import { loadConfig } from '../../src/config.js';
+import { httpStatus, ServiceError } from '../../src/errors.js';
 import {
   checkHopUrl,
   createGuardedLookup,
   fetchDocument,
   fetchPolicyOf,
   type FetchPolicy,
-} from '../src/documents/fetch-uri.js';
-import { mayConnect, type AddressClass } from '../src/documents/address-policy.js';
-import { ConnectionGuard } from './support/connection-guard.js';
+} from '../../src/documents/fetch-uri.js';
+import { mayConnect, type AddressClass } from '../../src/documents/address-policy.js';
+import { ConnectionGuard } from '../support/connection-guard.js';
 
 const DOC = 'Title\n=====\n\nSome *text* with ünïcödé.\n';
 

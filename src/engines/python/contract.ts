@@ -1,0 +1,126 @@
+// Generated from python/rst2/worker.schema.json by `npm run contract` (src/engines/python/contract-gen.ts): do not edit.
+// test/unit/contract.test.ts fails when this file is not what the schema generates.
+
+/** What a job asks for: an HTML page, LaTeX for pdfTeX, or the problems `check` reports. */
+export const OPERATION_VALUES = ['html', 'latex', 'check'] as const;
+export type Operation = (typeof OPERATION_VALUES)[number];
+
+/** Which roles, directives and settings docutils uses (python/rst2/dialects; src/dialects.ts). */
+export const DIALECT_VALUES = ['docutils', 'sphinx', 'pypi'] as const;
+export type Dialect = (typeof DIALECT_VALUES)[number];
+
+/** The codes of a failed job. Each but `internal` is a code of the error catalogue (src/errors.ts) for a fault of the document itself; `internal` is a bug in the renderer, answered render_failed and logged with its trace. */
+export const FAILURE_CODE_VALUES = ['render_timeout', 'document_too_deep', 'document_too_large', 'output_too_large', 'docutils_failed', 'pypi_refused', 'internal'] as const;
+export type FailureCode = (typeof FAILURE_CODE_VALUES)[number];
+
+/** A script beyond Latin that a document's LaTeX typesets (python/rst2/scripts.py); placeholders: characters no shipped font has. */
+export const SCRIPT_VALUES = ['cyrillic', 'greek', 'vietnamese', 'emoji', 'symbols', 'placeholders', 'cjk-gbsn', 'cjk-bsmi', 'cjk-min', 'cjk-mj'] as const;
+export type Script = (typeof SCRIPT_VALUES)[number];
+
+/** Where the pool lays out files in Pyodide's in-memory filesystem, and where Python looks for them. */
+export const PYODIDE_PATHS = {
+  /** The python/ folder (the rst2 package), first on sys.path. */
+  python: '/rst2/python',
+  /** The styles/ folder: stylesheets and latex/classes.txt. */
+  styles: '/rst2/styles',
+  /** What the shipped fonts cover (scripts.json, written by the TeX build). */
+  scripts_table: '/rst2/tex/scripts.json',
+} as const;
+
+export interface HtmlOptions {
+  /** An HTML style of styles/html. Default: 'default'. */
+  style?: string;
+  /** Default: 'docutils'. */
+  dialect?: Dialect;
+  /** The URL a `uri` document came from: its relative links and images resolve against it. */
+  base?: string;
+}
+
+export interface LatexOptions {
+  /** A LaTeX class of styles/latex/classes.txt. Default: 'article'. */
+  class?: string;
+  /** A LaTeX style of styles/latex. Default: 'default'. */
+  style?: string;
+  /** LaTeX's own table of contents. Default: false. */
+  use_latex_toc?: boolean;
+  /** Default: 'docutils'. */
+  dialect?: Dialect;
+  /** docutils' own layout, without a format preamble (to compare against). Default: false. */
+  docutils_layout?: boolean;
+}
+
+export interface CheckOptions {
+  /** Default: 'docutils'. */
+  dialect?: Dialect;
+}
+
+/** One job, as the pool posts it to a worker; the worker hands Python op, source and the options as JSON. */
+export type Job =
+  | { op: 'html'; source: string; options: HtmlOptions }
+  | { op: 'latex'; source: string; options: LatexOptions }
+  | { op: 'check'; source: string; options: CheckOptions };
+
+export interface HtmlResult {
+  /** A complete HTML5 page with its stylesheet embedded. */
+  html: string;
+  title: string;
+  /** What the final safety pass (python/rst2/sanitize.py) took out of the page; normally empty. */
+  removed: string[];
+}
+
+export interface LatexImage {
+  uri: string;
+  alt: string | null;
+}
+
+export interface LatexResult {
+  latex: string;
+  title: string;
+  /** The part of `latex` a format can hold (python/rst2/latex_format.py); null: typeset it plainly. */
+  format_preamble: string | null;
+  /** Characters no shipped font has, shown as boxed code points (python/rst2/scripts.py). */
+  replaced_characters: number;
+  /** The scripts beyond Latin the document uses. */
+  scripts: Script[];
+  /** The images in document order: image N of the LaTeX is entry N-1 (python/rst2/latex_images.py). */
+  images: LatexImage[];
+}
+
+/** One problem `check` reports: a docutils system message of level warning (2) and above (python/rst2/messages.py); the editor page reads the same type. */
+export interface CheckItem {
+  message: string;
+  type: 'warning' | 'error' | 'severe';
+  line: number | null;
+  context: string;
+}
+
+export interface CheckResult {
+  messages: CheckItem[];
+}
+
+/** The result of each operation, by its name (a map for both sides, never sent as such). */
+export interface Results {
+  html: HtmlResult;
+  latex: LatexResult;
+  check: CheckResult;
+}
+
+export interface Success {
+  ok: true;
+  /** The operation's entry of Results. */
+  result: unknown;
+}
+
+export interface Failure {
+  ok: false;
+  code: FailureCode;
+  /** Safe to show the client (for internal: only logged). */
+  message: string;
+  /** Python's traceback, for internal only: logged, never shown. */
+  trace: string | null;
+}
+
+/** What rst2.api.handle returns, as JSON: every failure is a value, never an exception. */
+export type Reply =
+  | Success
+  | Failure;
