@@ -6,7 +6,7 @@
 import type { Context, Next } from 'koa';
 
 import { DELETION_KEY_HEADER } from '../store/deletion-key.js';
-import { REPLACED_HEADERS } from './operations.js';
+import { REPLACED_HEADERS } from './operation-entry.js';
 
 /** `*`, a list of exact origins, or empty (no CORS headers at all). */
 export type CorsOrigins = '*' | readonly string[];

@@ -24,7 +24,8 @@ import type { Logger } from '../log.js';
 import type { Renderer } from '../renderer.js';
 import { EDITOR_CSP } from './csp.js';
 import { etagMatches } from './etag.js';
-import { CACHE_CONTROL, DOCS_PAGE_PATTERN, DOCS_PREFIX } from './operations.js';
+import { DOCS_PAGE_PATTERN, DOCS_PREFIX } from './operations.js';
+import { CACHE_CONTROL } from './operation-entry.js';
 
 /** How a manual page is rendered: plain docutils, the default style. */
 export const DOCS_OPTIONS = { style: 'default', dialect: 'docutils' } as const;

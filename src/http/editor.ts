@@ -14,7 +14,7 @@ import type { Logger } from '../log.js';
 import { Code, ServiceError } from '../errors.js';
 import { EDITOR_CSP } from './csp.js';
 import { etagMatches } from './etag.js';
-import { CACHE_CONTROL } from './operations.js';
+import { CACHE_CONTROL } from './operation-entry.js';
 
 // The page's policy lives with the others (csp.ts); the manual at /docs/ shares it.
 export { EDITOR_CSP };

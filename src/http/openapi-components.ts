@@ -11,7 +11,7 @@ import { DELETION_KEY_HEADER, DELETION_KEY_PATTERN } from '../store/deletion-key
 import type { Catalogue } from '../styles.js';
 import type { Header, JsonSchema, Parameter, Reference, Response } from './openapi-types.js';
 import type { Source } from './input.js';
-import { CACHE_CONTROL } from './operations.js';
+import { CACHE_CONTROL } from './operation-entry.js';
 
 export const ref = (kind: 'schemas' | 'parameters' | 'headers' | 'responses', name: string): Reference => ({ $ref: `#/components/${kind}/${name}` });
 

@@ -8,7 +8,7 @@ import type { Context } from 'koa';
 
 import { etagMatches } from './etag.js';
 import { buildOpenApi, type OpenApiSettings } from './openapi.js';
-import { CACHE_CONTROL } from './operations.js';
+import { CACHE_CONTROL } from './operation-entry.js';
 
 export function openApiRoute(settings: OpenApiSettings): (ctx: Context) => void {
   const body = JSON.stringify(buildOpenApi(settings));

@@ -17,16 +17,8 @@ import type { Catalogue } from '../styles.js';
 import { MAX_MULTIPART_FIELDS, MAX_MULTIPART_FILES } from './multipart.js';
 import { capitalise, errorResponse, HEADERS, mediaKey, parameters, ref, required, SCHEMAS, TOKEN, UNMATCHED } from './openapi-components.js';
 import type { Header, JsonSchema, OpenApiDocument, Operation, Parameter, PathItem, Reference, RequestBody, Response } from './openapi-types.js';
-import {
-  CACHE_CONTROL,
-  OPERATIONS,
-  REPLACED_HEADERS,
-  operationErrors,
-  type Method,
-  type OperationEntry,
-  type RenderOperationEntry,
-  type TokenOperationEntry,
-} from './operations.js';
+import { OPERATIONS } from './operations.js';
+import { CACHE_CONTROL, REPLACED_HEADERS, operationErrors, type Method, type OperationEntry, type RenderOperationEntry, type TokenOperationEntry } from './operation-entry.js';
 
 export interface OpenApiSettings {
   /** The service's version (package.json). */
