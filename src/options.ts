@@ -39,6 +39,20 @@ export const OPTIONS = {
     default: 'no',
     code: Code.unknown_use_latex_toc,
   },
+  Unsafe: {
+    name: 'unsafe',
+    description: '`1` applies the suggested fixes too (a guess, such as the closest known name), not only the safe ones.',
+    values: () => ['0', '1'],
+    default: '0',
+    code: Code.unknown_unsafe,
+  },
+  FixFormat: {
+    name: 'format',
+    description: '`text`: the fixed document. `json`: the fixed text, the fixes applied and the problems left.',
+    values: () => ['text', 'json'],
+    default: 'text',
+    code: Code.unknown_fix_format,
+  },
   Dialect: {
     name: 'dialect',
     description:

@@ -59,7 +59,7 @@ export class Renderer {
     return { ...rendering, cache: 'miss', ...(transient ? { transient } : {}) };
   }
 
-  private async makeText(op: 'html' | 'check', options: RenderOptions, doc: Document): Promise<Rendering> {
+  private async makeText(op: 'html' | 'check' | 'fix', options: RenderOptions, doc: Document): Promise<Rendering> {
     const dialect = asDialect(option(options, 'dialect'));
     switch (op) {
       case 'html': {
@@ -69,6 +69,10 @@ export class Renderer {
       case 'check': {
         const items: CheckItem[] = await this.deps.python.check(doc.text, dialect);
         return { body: Buffer.from(JSON.stringify(items), 'utf8'), type: RENDERED_TYPE.check };
+      }
+      case 'fix': {
+        const fixed = await this.deps.python.fix(doc.text, dialect, option(options, 'unsafe') === '1');
+        return { body: Buffer.from(JSON.stringify(fixed), 'utf8'), type: RENDERED_TYPE.fix };
       }
     }
   }

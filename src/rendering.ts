@@ -6,7 +6,7 @@
  */
 import type { ImageProblem } from './images/problems.js';
 
-export type RenderOperation = 'html' | 'pdf' | 'check';
+export type RenderOperation = 'html' | 'pdf' | 'check' | 'fix';
 
 /** Option values by name (the API's parameter names), already checked against the catalogue. */
 export type RenderOptions = Readonly<Record<string, string>>;
@@ -16,6 +16,8 @@ export const RENDERED_TYPE = {
   html: 'text/html; charset=utf-8',
   pdf: 'application/pdf',
   check: 'application/json; charset=utf-8',
+  // What the engine answers and the cache keeps; the HTTP edge serves the fixed text from it (format=text).
+  fix: 'application/json; charset=utf-8',
 } as const satisfies Record<RenderOperation, string>;
 
 /** Told of each image that became a placeholder, as the rendering is made (not on a cache hit). */

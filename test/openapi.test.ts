@@ -123,8 +123,8 @@ const get = (target: string, headers?: Record<string, string>): Sent => ({ metho
 const deletion = (token: string, key?: string): Sent => ({ method: 'DELETE', target: `${API}/token/${token}`, headers: key === undefined ? {} : { 'X-Rst2-Deletion-Key': key } });
 const q = (fields: Record<string, string>): string => `?${new URLSearchParams(fields).toString()}`;
 
-function urlencoded(target: string, fields: Record<string, string>): Sent {
-  return { method: 'POST', target, contentType: 'application/x-www-form-urlencoded', fields: Object.keys(fields), body: new URLSearchParams(fields) };
+function urlencoded(target: string, fields: Record<string, string>, headers: Record<string, string> = {}): Sent {
+  return { method: 'POST', target, contentType: 'application/x-www-form-urlencoded', fields: Object.keys(fields), body: new URLSearchParams(fields), headers };
 }
 
 function multipart(target: string, fields: Record<string, string>, files: Record<string, string> = {}): Sent {
@@ -233,6 +233,19 @@ const ROWS: Row[] = [
   { name: 'check with a style', status: 400, code: 'unknown_parameter', send: () => get(`${API}/check${q({ rst: DOC, style: 'default' })}`) },
   { name: 'POST check multipart file too large', status: 413, code: 'body_too_large', send: () => multipart(`${API}/check`, {}, { rst: BIG }) },
   { name: 'POST check text/html body', status: 415, code: 'unsupported_media_type', send: () => raw(`${API}/check`, 'text/html', '<p>x</p>') },
+  // fix
+  { name: 'GET fix of a document with problems (the fixed text)', status: 200, send: () => get(`${API}/fix${q({ rst: 'Title long\n=====\n\n* a\nb\n' })}`) },
+  { name: 'POST fix unsafe=1 format=json', status: 200, send: () => urlencoded(`${API}/fix`, { rst: '.. notte:: x\n', unsafe: '1', format: 'json' }) },
+  { name: 'GET fix If-None-Match', status: 304, send: async (c) => get(`${API}/fix${q({ rst: DOC })}`, { 'If-None-Match': await c.etagOf(`${API}/fix${q({ rst: DOC })}`) }) },
+  { name: 'POST fix If-None-Match', status: 304, send: async (c) => urlencoded(`${API}/fix`, { rst: DOC }, { 'If-None-Match': await c.etagOf(`${API}/fix${q({ rst: DOC })}`) }) },
+  { name: 'GET fix with unsafe=yes', status: 400, code: 'unknown_unsafe', send: () => get(`${API}/fix${q({ rst: DOC, unsafe: 'yes' })}`) },
+  { name: 'POST fix with format=xml', status: 400, code: 'unknown_fix_format', send: () => urlencoded(`${API}/fix`, { rst: DOC, format: 'xml' }) },
+  { name: 'GET fix with an unknown token', status: 404, code: 'token_not_found', send: () => get(`${API}/fix${q({ token: 'a'.repeat(32) })}`) },
+  { name: 'POST fix with an unknown token', status: 404, code: 'token_not_found', send: () => urlencoded(`${API}/fix`, { token: 'a'.repeat(32) }) },
+  { name: 'POST fix multipart file too large', status: 413, code: 'body_too_large', send: () => multipart(`${API}/fix`, {}, { rst: BIG }) },
+  { name: 'POST fix text/html body', status: 415, code: 'unsupported_media_type', send: () => raw(`${API}/fix`, 'text/html', '<p>x</p>') },
+  { name: 'GET fix on which docutils itself raises', status: 422, code: 'docutils_failed', send: () => get(`${API}/fix${q({ rst: '|a|\n\n.. |a| replace:: |b| x\n.. |a| replace:: |b| x\n' })}`) },
+  { name: 'POST fix nested too deeply', status: 422, code: 'document_too_deep', send: () => raw(`${API}/fix`, 'text/x-rst', deepNesting) },
 
   // token
   { name: 'GET token with rst', status: 200, send: () => get(`${API}/token${q({ rst: DOC })}`) },
@@ -287,6 +300,9 @@ const ROWS: Row[] = [
   { name: 'html with a uri answering 404', on: 'open', status: 502, code: 'uri_upstream_status', send: (c) => get(`${API}/html${q({ uri: `${c.upstream}/missing.rst` })}`) },
   { name: 'pdf with a uri redirecting too often', on: 'open', status: 502, code: 'uri_too_many_redirects', send: (c) => get(`${API}/pdf${q({ uri: `${c.upstream}/hop/9` })}`) },
   { name: 'token with a uri nobody listens on', on: 'open', status: 502, code: 'uri_unreachable', send: (c) => get(`${API}/token${q({ uri: `http://127.0.0.1:${c.closedPort}/doc.rst` })}`) },
+  { name: 'fix with a uri too large', on: 'open', status: 413, code: 'uri_too_large', send: (c) => get(`${API}/fix${q({ uri: `${c.upstream}/big.rst` })}`) },
+  { name: 'GET fix with a uri nobody listens on', on: 'open', status: 502, code: 'uri_unreachable', send: (c) => get(`${API}/fix${q({ uri: `http://127.0.0.1:${c.closedPort}/doc.rst` })}`) },
+  { name: 'POST fix with a uri nobody listens on', on: 'open', status: 502, code: 'uri_unreachable', send: (c) => urlencoded(`${API}/fix`, { uri: `http://127.0.0.1:${c.closedPort}/doc.rst` }) },
   { name: 'check with a uri nobody listens on', on: 'open', status: 502, code: 'uri_unreachable', send: (c) => get(`${API}/check${q({ uri: `http://127.0.0.1:${c.closedPort}/doc.rst` })}`) },
 ];
 

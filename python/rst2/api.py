@@ -8,8 +8,8 @@ whose message may be megabytes of traceback.
 import json
 import traceback
 
-from .check import check
 from .errors import DocumentError
+from .fixes import check, fix_document
 from .render import render_html, render_latex
 
 OPERATIONS = {
@@ -18,7 +18,12 @@ OPERATIONS = {
     ),
     "latex": lambda source, options: render_latex(source, options),
     "check": lambda source, options: {"messages": check(source, options.get("dialect", "docutils"))},
+    "fix": lambda source, options: _fixed(*fix_document(source, options.get("dialect", "docutils"), options.get("unsafe", False))),
 }
+
+
+def _fixed(text, fixes, messages):
+    return {"text": text, "fixes": fixes, "messages": messages}
 
 
 def handle(operation, source, options_json="{}"):

@@ -80,6 +80,13 @@ class FixTest(unittest.TestCase):
         c = {"description": "c", "applicability": "safe", "edits": [{"line": 2, "column": 1, "endLine": 2, "endColumn": 1, "text": "Z"}]}
         self.assertEqual(apply("abcd\nef\n", [a, b, c]), ("Xcd\nZef\n", [a, c]))
 
+    def test_a_sphinx_name_in_a_docutils_document_gets_no_look_alike(self):
+        # :ref: is Sphinx's; "rfc" would be a wrong guess: the dialect is what to change.
+        [problem] = check("See :ref:`install`.\n")
+        self.assertNotIn("fix", problem)
+        [problem] = check(".. toctree::\n")
+        self.assertNotIn("fix", problem)
+
     def test_no_fix_is_offered_where_none_is_known(self):
         problems = check(".. include:: other.rst\n")
         self.assertTrue(problems)

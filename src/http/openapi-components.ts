@@ -170,6 +170,43 @@ export const SCHEMAS: Record<string, JsonSchema> = {
       type: { type: 'string', enum: ['warning', 'error', 'severe'] },
       line: { type: ['integer', 'null'], minimum: 1, description: '`null` where docutils gives no line.' },
       context: { type: 'string', description: 'The offending source lines, joined by `\\n`.' },
+      fix: { $ref: '#/components/schemas/Fix' },
+    },
+  },
+  Edit: {
+    type: 'object',
+    description: 'Replace the text from (`line`, `column`) up to, not including, (`endLine`, `endColumn`) with `text`. Lines and columns count from 1, columns in Unicode code points.',
+    required: ['line', 'column', 'endLine', 'endColumn', 'text'],
+    additionalProperties: false,
+    properties: {
+      line: { type: 'integer', minimum: 1 },
+      column: { type: 'integer', minimum: 1 },
+      endLine: { type: 'integer', minimum: 1 },
+      endColumn: { type: 'integer', minimum: 1 },
+      text: { type: 'string' },
+    },
+  },
+  Fix: {
+    type: 'object',
+    description:
+      'How to fix the problem, where a fix is known: `safe` when it cannot change what a correct part of the document means, `suggested` otherwise (a guess, such as the closest known name). `rule` names the rule (see the manual\'s fixes page).',
+    required: ['description', 'applicability', 'edits', 'rule'],
+    additionalProperties: false,
+    properties: {
+      description: { type: 'string' },
+      applicability: { type: 'string', enum: ['safe', 'suggested'] },
+      edits: { type: 'array', items: { $ref: '#/components/schemas/Edit' } },
+      rule: { type: 'string' },
+    },
+  },
+  FixResult: {
+    type: 'object',
+    required: ['text', 'fixes', 'messages'],
+    additionalProperties: false,
+    properties: {
+      text: { type: 'string', description: 'The document with the fixes applied.' },
+      fixes: { type: 'array', items: { $ref: '#/components/schemas/Fix' }, description: 'The fixes applied, in order.' },
+      messages: { type: 'array', items: { $ref: '#/components/schemas/CheckItem' }, description: 'The problems left.' },
     },
   },
   PoolStats: POOL_STATS,

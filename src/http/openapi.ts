@@ -18,7 +18,7 @@ import { MAX_MULTIPART_FIELDS, MAX_MULTIPART_FILES } from './multipart.js';
 import { capitalise, errorResponse, HEADERS, mediaKey, parameters, ref, required, SCHEMAS, TOKEN, UNMATCHED } from './openapi-components.js';
 import type { Header, JsonSchema, OpenApiDocument, Operation, Parameter, PathItem, Reference, RequestBody, Response } from './openapi-types.js';
 import { OPERATIONS } from './operations.js';
-import { CACHE_CONTROL, REPLACED_HEADERS, operationErrors, type Method, type OperationEntry, type RenderOperationEntry, type TokenOperationEntry } from './operation-entry.js';
+import { CACHE_CONTROL, FIX_HEADERS, REPLACED_HEADERS, operationErrors, type Method, type OperationEntry, type RenderOperationEntry, type TokenOperationEntry } from './operation-entry.js';
 
 export interface OpenApiSettings {
   /** The service's version (package.json). */
@@ -39,14 +39,18 @@ function errorResponses(op: OperationEntry, method: Method): Record<string, Resp
 }
 
 function successResponse(op: OperationEntry, headers: Record<string, Header | Reference>): Response {
-  const { media, description, schema } = op.response;
-  return { description, headers: { ...headers, 'X-Request-Id': ref('headers', 'XRequestId') }, content: { [mediaKey(media)]: schema ? { schema } : {} } };
+  const { media, description, schema, alternatives = [] } = op.response;
+  const content = Object.fromEntries([{ media, schema }, ...alternatives].map((m) => [mediaKey(m.media), m.schema ? { schema: m.schema } : {}]));
+  return { description, headers: { ...headers, 'X-Request-Id': ref('headers', 'XRequestId') }, content };
 }
 
 function renderHeaders(op: RenderOperationEntry): Record<string, Header | Reference> {
   const headers: Record<string, Header | Reference> = { ETag: ref('headers', 'ETag'), 'Cache-Control': ref('headers', 'RenderCacheControl'), 'X-Cache': ref('headers', 'XCache') };
   for (const [name, value] of Object.entries(op.headers)) headers[name] = required({ type: 'string', const: value });
   if (op.disposition) headers['Content-Disposition'] = ref('headers', 'ContentDisposition');
+  if (op.fixes) {
+    for (const { name, description } of Object.values(FIX_HEADERS)) headers[name] = required({ type: 'string', pattern: '^(0|[1-9][0-9]*)$' }, description);
+  }
   for (const kind of op.replaces) {
     const { name, description } = REPLACED_HEADERS[kind];
     headers[name] = { description, schema: { type: 'string', pattern: '^[1-9][0-9]*$' } };

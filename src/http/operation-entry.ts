@@ -70,7 +70,7 @@ interface Common {
   description?: string;
   tag: 'render' | 'check' | 'tokens' | 'lists' | 'service';
   /** The success answer. */
-  response: { media: string; description: string; schema?: JsonSchema };
+  response: { media: string; description: string; schema?: JsonSchema; alternatives?: ReadonlyArray<{ media: string; schema?: JsonSchema }> };
   /** Error codes beyond those of reading parameters and the document. */
   errors: readonly ErrorCode[];
 }
@@ -87,7 +87,15 @@ export interface RenderOperationEntry extends Common {
   disposition: boolean;
   /** Kinds of placeholders this rendering may carry, each announced by its REPLACED_HEADERS header. */
   replaces: readonly (keyof Replaced)[];
+  /** The rendering is a fix result: served as the fixed text or as JSON (`format`), with the FIX_HEADERS. */
+  fixes?: true;
 }
+
+/** The headers of every `fix` answer (routes.ts sets them, openapi.ts describes them). */
+export const FIX_HEADERS = {
+  applied: { name: 'X-Rst2-Fixes-Applied', description: 'How many fixes were applied (safe ones; suggested ones too with `unsafe=1`).' },
+  left: { name: 'X-Rst2-Problems-Left', description: 'How many problems `check` still reports in the fixed document.' },
+} as const;
 
 /**
  * A count of placeholders in a rendering, one header per kind; absent when

@@ -118,6 +118,32 @@ export const OPERATIONS: readonly OperationEntry[] = [
     errors: PYTHON_ERRORS,
   },
   {
+    kind: 'render',
+    path: `${API_PREFIX}/fix`,
+    methods: ['get', 'post'],
+    id: 'Fix',
+    summary: 'Fix what check finds (our addition)',
+    description:
+      'The document with the fixes of its problems applied: the safe ones (they cannot change what a correct part of the document means), ' +
+      'and with `unsafe=1` the suggested ones too. Fixes are applied in passes until nothing more changes (at most four), and a pass that ' +
+      'would leave more problems than it found is not kept. `format=json` answers the fixed text, the fixes applied and the problems left.',
+    tag: 'check',
+    render: 'fix',
+    sources: ['rst', 'uri', 'token'],
+    options: options('Dialect', 'Unsafe', 'FixFormat'),
+    response: {
+      media: 'text/x-rst; charset=utf-8',
+      description: 'The fixed document (`format=text`), or the fix result (`format=json`).',
+      schema: { type: 'string' },
+      alternatives: [{ media: RENDERED_TYPE.fix, schema: { $ref: '#/components/schemas/FixResult' } }],
+    },
+    headers: {},
+    disposition: false,
+    replaces: [],
+    fixes: true,
+    errors: PYTHON_ERRORS,
+  },
+  {
     kind: 'token-source',
     path: `${API_PREFIX}/token/{token}`,
     methods: ['get'],

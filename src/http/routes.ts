@@ -11,12 +11,13 @@ import { Code, ServiceError } from '../errors.js';
 import { choose } from '../options.js';
 import type { Logger } from '../log.js';
 import type { Renderer } from '../renderer.js';
+import type { FixResult } from '../engines/python/contract.js';
 import type { Catalogue } from '../styles.js';
 import { DELETION_KEY_HEADER, DELETION_KEY_PATTERN, hashDeletionKey, makeDeletionKey } from '../store/deletion-key.js';
 import type { TokenStore } from '../store/token-store.js';
 import { etagMatches } from './etag.js';
 import { OPERATIONS, routerPath } from './operations.js';
-import { acceptedParameters, CACHE_CONTROL, REPLACED_HEADERS, type OperationEntry, type RenderOperationEntry, type TokenOperationEntry } from './operation-entry.js';
+import { acceptedParameters, CACHE_CONTROL, FIX_HEADERS, REPLACED_HEADERS, type OperationEntry, type RenderOperationEntry, type TokenOperationEntry } from './operation-entry.js';
 import { checkKnown, resolveDocument, tokenText, type InputDeps } from './input.js';
 import { xmlList } from './lists.js';
 import { openApiRoute } from './openapi-route.js';
@@ -73,7 +74,19 @@ function renderHandler(op: RenderOperationEntry, deps: RouteDeps): Handler {
       if (count) ctx.set(REPLACED_HEADERS[kind].name, String(count));
     }
     ctx.body = rendering.body;
+    if (op.fixes) serveFixResult(ctx, rendering.body, options['format']);
   };
+}
+
+/** A fix result (the JSON the engine answers and the cache keeps) as its counts' headers, and as the fixed text unless JSON was asked for. */
+function serveFixResult(ctx: Context, body: Buffer, format: string | undefined): void {
+  const result = JSON.parse(body.toString('utf8')) as FixResult;
+  ctx.set(FIX_HEADERS.applied.name, String(result.fixes.length));
+  ctx.set(FIX_HEADERS.left.name, String(result.messages.length));
+  if (format !== 'json') {
+    ctx.type = 'text/x-rst; charset=utf-8';
+    ctx.body = result.text;
+  }
 }
 
 function tokenHandler(op: TokenOperationEntry, deps: RouteDeps): Handler {

@@ -45,6 +45,14 @@ const REPLIES: { [Op in Operation]: { ok: true; result: Results[Op] } } = {
     },
   },
   check: { ok: true, result: { messages: [{ message: 'Unknown interpreted text role "nosuchrole".', type: 'error', line: 9, context: ':nosuchrole:`x`' }] } },
+  fix: {
+    ok: true,
+    result: {
+      text: 'Title long\n==========\n',
+      fixes: [{ description: "Lengthen the underline to the title's width", applicability: 'safe', rule: 'title-underline', edits: [{ line: 2, column: 1, endLine: 2, endColumn: 6, text: '==========' }] }],
+      messages: [],
+    },
+  },
 };
 
 /** One field broken in a copy of a reply, and the start of the problem that must name it. */
@@ -55,6 +63,8 @@ const BREAKS: Array<{ op: Operation; what: string; damage: (reply: Record<string
   { op: 'latex', what: 'a field the contract lacks', damage: (r) => (r.result['pages'] = 3), expected: '$.result.pages: not in the contract' },
   { op: 'latex', what: 'a count that is not whole', damage: (r) => (r.result['replaced_characters'] = 1.5), expected: '$.result.replaced_characters: 1.5 is not integer' },
   { op: 'check', what: 'a message type docutils does not report', damage: (r) => ((r.result['messages'] as Array<Record<string, unknown>>)[0]!['type'] = 'notice'), expected: '$.result.messages[0].type' },
+  { op: 'fix', what: 'an applicability of neither kind', damage: (r) => ((r.result['fixes'] as Array<Record<string, unknown>>)[0]!['applicability'] = 'maybe'), expected: '$.result.fixes[0].applicability' },
+  { op: 'fix', what: 'an edit without its end', damage: (r) => delete ((r.result['fixes'] as Array<{ edits: Array<Record<string, unknown>> }>)[0]!.edits[0]!['endColumn']), expected: '$.result.fixes[0].edits[0].endColumn: missing' },
   { op: 'html', what: 'removed not a list', damage: (r) => (r.result['removed'] = 'script'), expected: '$.result.removed: "script" is not array' },
   { op: 'html', what: 'a failure without its code', damage: (r) => Object.assign(r, { ok: false, message: 'x', trace: null, result: undefined }), expected: '$.code: missing' },
 ];

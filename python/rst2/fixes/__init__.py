@@ -78,6 +78,10 @@ class Context:
     def directive_names(self):
         return names.known_directives(self.dialect)
 
+    def known_elsewhere(self, kind, name):
+        """Whether another dialect knows the role or directive (``kind``): no look-alike is then suggested."""
+        return any(name.lower() in getattr(other, kind) for other in map(_dialects.get, _dialects.NAMES) if other is not self.dialect)
+
     def option_names(self, directive):
         cls = names.directive_class(directive, self.dialect)
         return set(getattr(cls, "option_spec", None) or ())

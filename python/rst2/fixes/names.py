@@ -88,6 +88,8 @@ class UnknownRole:
 
     def fix(self, context, item, match):
         name = match.group(1)
+        if context.known_elsewhere("roles", name):
+            return None  # a Sphinx role in a docutils document: the dialect is what to change
         best = closest(name, context.role_names())
         if best is None:
             return None
@@ -112,6 +114,8 @@ class UnknownDirective:
 
     def fix(self, context, item, match):
         name = match.group(1)
+        if context.known_elsewhere("directives", name):
+            return None  # a Sphinx directive in a docutils document: the dialect is what to change
         best = closest(name, context.directive_names())
         text = context.source.line(item["line"])
         if best is None or text is None:

@@ -1,8 +1,8 @@
 // Generated from python/rst2/worker.schema.json by `npm run contract` (src/engines/python/contract-gen.ts): do not edit.
 // test/unit/contract.test.ts fails when this file is not what the schema generates.
 
-/** What a job asks for: an HTML page, LaTeX for pdfTeX, or the problems `check` reports. */
-export const OPERATION_VALUES = ['html', 'latex', 'check'] as const;
+/** What a job asks for: an HTML page, LaTeX for pdfTeX, the problems `check` reports, or the document with their fixes applied. */
+export const OPERATION_VALUES = ['html', 'latex', 'check', 'fix'] as const;
 export type Operation = (typeof OPERATION_VALUES)[number];
 
 /** Which roles, directives and settings docutils uses (python/rst2/dialects; src/dialects.ts). */
@@ -54,11 +54,19 @@ export interface CheckOptions {
   dialect?: Dialect;
 }
 
+export interface FixOptions {
+  /** Default: 'docutils'. */
+  dialect?: Dialect;
+  /** Apply suggested fixes too, not only safe ones. Default: false. */
+  unsafe?: boolean;
+}
+
 /** One job, as the pool posts it to a worker; the worker hands Python op, source and the options as JSON. */
 export type Job =
   | { op: 'html'; source: string; options: HtmlOptions }
   | { op: 'latex'; source: string; options: LatexOptions }
-  | { op: 'check'; source: string; options: CheckOptions };
+  | { op: 'check'; source: string; options: CheckOptions }
+  | { op: 'fix'; source: string; options: FixOptions };
 
 export interface HtmlResult {
   /** A complete HTML5 page with its stylesheet embedded. */
@@ -92,9 +100,36 @@ export interface CheckItem {
   type: 'warning' | 'error' | 'severe';
   line: number | null;
   context: string;
+  fix?: Fix;
+}
+
+/** Replace the text from (line, column) up to, not including, (endLine, endColumn) with text: lines and columns from 1, columns counted in Unicode code points (python/rst2/fixes/edits.py). */
+export interface Edit {
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  text: string;
+}
+
+/** A machine-applicable fix of one problem (python/rst2/fixes): safe when it cannot change what a correct part of the document means, suggested otherwise; rule names the rule that made it. */
+export interface Fix {
+  description: string;
+  applicability: 'safe' | 'suggested';
+  edits: Edit[];
+  rule: string;
 }
 
 export interface CheckResult {
+  messages: CheckItem[];
+}
+
+export interface FixResult {
+  /** The document with the fixes applied. */
+  text: string;
+  /** The fixes applied, in the passes' order. */
+  fixes: Fix[];
+  /** The problems left, as check reports them. */
   messages: CheckItem[];
 }
 
@@ -103,6 +138,7 @@ export interface Results {
   html: HtmlResult;
   latex: LatexResult;
   check: CheckResult;
+  fix: FixResult;
 }
 
 export interface Success {

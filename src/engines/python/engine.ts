@@ -119,4 +119,9 @@ export class PythonEngine {
   async check(source: string, dialect: Dialect = DEFAULT_DIALECT): Promise<CheckItem[]> {
     return (await this.pool.run<Results['check']>({ op: 'check', source, options: { dialect } } satisfies PythonJob)).messages;
   }
+  /** The document with its fixes applied (safe ones; suggested ones too with `unsafe`), the fixes, and the problems left. */
+  async fix(source: string, dialect: Dialect = DEFAULT_DIALECT, unsafe = false): Promise<Results['fix']> {
+    return this.pool.run<Results['fix']>({ op: 'fix', source, options: { dialect, unsafe } } satisfies PythonJob);
+  }
+
 }
