@@ -3,13 +3,11 @@
  * test). Correct real documents (the conformance corpus and docutils' own
  * documentation, those whose check is []) get one planted mistake at a
  * time (bench/plant.ts, seeded); each goes to /1.0/rst2/fix over HTTP, safe
- * fixes only and then with unsafe=1. Prints, per kind of mistake:
- *  - restored: the share whose fixed text renders to the same HTML body
- *    text as the original (goal: 90% or more with safe and suggested fixes);
- *  - safe fixes that changed another line's meaning: the fixed document's
- *    body text differs from the planted one's outside the problem, counted
- *    by applying each safe fix alone (goal: 0);
- * and the median time of a fix request.
+ * fixes only and then with unsafe=1. Prints, per kind of mistake, the share
+ * whose fixed text renders to the same HTML body text as the original
+ * (restored; goal: 90% or more with safe and suggested fixes), and the
+ * median time of a fix request. That a safe fix changes no other line's
+ * text is a test's job (python/tests/test_fixes.py), not a figure.
  *
  * usage: npm run bench:fixes [-- --seed N] [--per-kind N]
  */
