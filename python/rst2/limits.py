@@ -153,7 +153,7 @@ class _BoundedTranslator:
         self._rst2_meter = _Meter(_limits["max_output_bytes"])
 
     # A reading finds nothing new when the body is the one last read and as
-    # long (more than half of them: a visit right after a sibling's
+    # long (a quarter of them, mostly a visit right after a sibling's
     # departure); those are skipped without a call.
 
     def dispatch_visit(self, node):
