@@ -37,6 +37,55 @@ export function nativeBundleEnv(bundlePath: string, extraPath: string[] = []): N
   return bundleEnv(extraPath);
 }
 
+/**
+ * A sitecustomize in `dir`/boot: Debian's docutils reads its writers' data
+ * from /usr/share/docutils (docutils._datadir); there it reads it from the
+ * same path under `dir`.
+ */
+function writeDatadirRedirect(dir: string, what: string): void {
+  fs.mkdirSync(path.join(dir, 'boot'), { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, 'boot', 'sitecustomize.py'),
+    [
+      `# rst2 bench: Debian docutils reads its writers' data from /usr/share/docutils; here from ${what}.`,
+      'import docutils',
+      `_root = ${JSON.stringify(dir)}`,
+      '_orig = docutils._datadir',
+      'docutils._datadir = lambda path, *args: _root + _orig(path, *args)',
+      '',
+    ].join('\n'),
+  );
+}
+
+/** What the Python bundle held before docutils 0.23 (issue 20): Debian bookworm's packages. */
+const BOOKWORM_DOCUTILS = ['python3-docutils', 'docutils-common', 'python3-roman', 'python3-pygments'];
+
+/**
+ * The environment for Debian's CPython to run Debian bookworm's docutils
+ * (0.19) and Pygments (2.14), the versions rst2 ran before docutils 0.23:
+ * the .debs are downloaded through our own apt lists into the cache folder
+ * and unpacked there, so nothing is installed on the machine. Null, with
+ * the reason on stderr, when they cannot be had.
+ */
+export function bookwormDocutilsEnv(extraPath: string[] = []): NodeJS.ProcessEnv | null {
+  const dir = path.join(process.env.RST2_CACHE_DIR || path.join(os.homedir(), '.cache', 'rst2'), 'bench', 'docutils-bookworm');
+  if (!fs.existsSync(path.join(dir, 'ready'))) {
+    try {
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.mkdirSync(dir, { recursive: true });
+      const aptPrivate = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../scripts/apt-private');
+      execFileSync(aptPrivate, ['apt-get', 'download', ...BOOKWORM_DOCUTILS], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+      for (const deb of fs.readdirSync(dir).filter((f) => f.endsWith('.deb'))) execFileSync('dpkg', ['-x', path.join(dir, deb), dir]);
+      writeDatadirRedirect(dir, "bookworm's docutils-common unpacked in the cache");
+      fs.writeFileSync(path.join(dir, 'ready'), '');
+    } catch (err) {
+      process.stderr.write(`[bench] no docutils from bookworm: ${err instanceof Error ? err.message.slice(0, 300) : String(err)}\n`);
+      return null;
+    }
+  }
+  return { ...process.env, PYTHONPATH: [path.join(dir, 'boot'), path.join(dir, 'usr', 'lib', 'python3', 'dist-packages'), ...extraPath].join(':') };
+}
+
 /** Installs Debian packages the baselines need, when missing (root only). */
 export function ensureDebianPackages(check: string, packages: string[]): void {
   if (fs.existsSync(check)) return;

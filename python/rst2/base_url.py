@@ -14,6 +14,8 @@ from urllib.parse import urljoin, urlsplit
 from docutils import nodes
 from docutils.transforms import Transform
 
+from .walk import nodes_by_kind
+
 # The document setting the base travels in (set by publish(), not a docutils option).
 SETTING = "rst2_base"
 
@@ -43,9 +45,10 @@ class ResolveRelative(Transform):
         base = getattr(self.document.settings, SETTING, None)
         if not base:
             return
-        for node in self.document.findall(lambda n: isinstance(n, (nodes.reference, nodes.target))):
+        found = nodes_by_kind(self.document, ((nodes.reference, nodes.target), nodes.image))
+        for node in found[(nodes.reference, nodes.target)]:
             if node.get("refuri"):
                 node["refuri"] = resolve(base, node["refuri"])
-        for image in self.document.findall(nodes.image):
+        for image in found[nodes.image]:
             if image.get("uri"):
                 image["uri"] = resolve(base, image["uri"])

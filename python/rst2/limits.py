@@ -152,13 +152,21 @@ class _BoundedTranslator:
         super().__init__(*args, **kwargs)
         self._rst2_meter = _Meter(_limits["max_output_bytes"])
 
+    # A reading finds nothing new when the body is the one last read and as
+    # long (a quarter of them, mostly a visit right after a sibling's
+    # departure); those are skipped without a call.
+
     def dispatch_visit(self, node):
-        self._rst2_meter.read(self.body)
+        meter, body = self._rst2_meter, self.body
+        if body is not meter.body or len(body) != meter.seen:
+            meter.read(body)
         return super().dispatch_visit(node)
 
     def dispatch_departure(self, node):
         result = super().dispatch_departure(node)
-        self._rst2_meter.read(self.body)
+        meter, body = self._rst2_meter, self.body
+        if body is not meter.body or len(body) != meter.seen:
+            meter.read(body)
         return result
 
 
@@ -194,6 +202,9 @@ class BoundSubstitutions(Transform):
             return
         document = self.document
         defs = document.substitution_defs
+        if not defs:
+            # Every reference would count as nothing: no walk needed.
+            return
         names = document.substitution_names
 
         def key_of(ref):

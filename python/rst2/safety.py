@@ -11,6 +11,8 @@ import re
 from docutils import nodes
 from docutils.transforms import Transform
 
+from .walk import nodes_by_kind
+
 BLOCKED_SCHEMES = ("javascript", "vbscript", "data")
 
 # Where a data: image's URI is kept once ``uri`` is emptied.
@@ -54,22 +56,25 @@ class NeutralizeUnsafeLinks(Transform):
     default_priority = 890
 
     def apply(self):
-        document = self.document
-        for ref in list(document.findall(nodes.reference)):
+        # One walk finds all four kinds: what the steps below change moves
+        # nodes (a blocked link's children go into its replacement) but
+        # makes or drops none of these kinds before its own step.
+        found = nodes_by_kind(self.document, (nodes.reference, nodes.target, nodes.image, nodes.meta))
+        for ref in found[nodes.reference]:
             if is_blocked_uri(ref.get("refuri")):
                 replacement = nodes.inline(ref.rawsource, "", *ref.children, classes=["blocked-link"])
                 ref.replace_self(replacement)
-        for target in document.findall(nodes.target):
+        for target in found[nodes.target]:
             if is_blocked_uri(target.get("refuri")):
                 del target["refuri"]
-        for image in document.findall(nodes.image):
+        for image in found[nodes.image]:
             if is_blocked_uri(image.get("uri")):
                 # The PDF path decodes data: images itself and never writes
                 # the URI (latex_images.py); no page ever gets it.
                 if _IGNORED.sub("", image["uri"]).lower().startswith("data:"):
                     image[DATA_URI_ATTRIBUTE] = image["uri"]
                 image["uri"] = ""
-        for meta in list(document.findall(nodes.meta)):
+        for meta in found[nodes.meta]:
             if not _keep_meta(meta):
                 meta.parent.remove(meta)
 

@@ -19,14 +19,19 @@ from what was parsed, so a browser reads exactly what was checked:
 
 What is removed is returned so the service can log it; a clean page comes
 back byte for byte as docutils wrote it.
+
+Pages are read by ``rst2.html_tokens`` when they are in the regular form
+docutils writes (the same handler calls, in under half the time), else by
+``html.parser``; either way the same handlers below decide what is kept.
 """
 
+import functools
 import html
 import html.entities
 import re
 from html.parser import HTMLParser
 
-from . import mathml
+from . import html_tokens, mathml
 from .safety import is_blocked_uri
 
 HTML_ELEMENTS = frozenset(
@@ -83,14 +88,39 @@ _CHARREF = re.compile(r"(?:[0-9]+|[xX][0-9a-fA-F]+)\Z")
 def sanitize(page):
     """(page, removed): the page with active content taken out, and what was."""
     parser = _Sanitizer()
+    if not html_tokens.replay(page, parser):
+        # Not in the regular form: read from the start again, by html.parser.
+        return sanitize_with_html_parser(page)
+    parser.finish()
+    return "".join(parser.out), parser.removed
+
+
+def sanitize_with_html_parser(page):
+    """``sanitize`` reading the page with ``html.parser`` whatever its form (for tests)."""
+    parser = _Sanitizer()
     parser.feed(page)
     parser.close()
     parser.finish()
     return "".join(parser.out), parser.removed
 
 
+# Every page embeds the same stylesheets, and reading one for active content
+# costs about 1 ms in a worker; the verdicts on the last few are kept
+# (stylesheets past the size are read each time, so the cache stays small).
+_REMEMBERED_CSS_CHARS = 256 * 1024
+
+
 def active_css(css):
     """Whether a stylesheet could load or run something."""
+    return _remembered_active_css(css) if len(css) <= _REMEMBERED_CSS_CHARS else _active_css(css)
+
+
+@functools.lru_cache(maxsize=8)
+def _remembered_active_css(css):
+    return _active_css(css)
+
+
+def _active_css(css):
     decoded = _CSS_ESCAPE.sub(_css_unescape, _CSS_COMMENT.sub("", css))
     return "</" in css or bool(_ACTIVE_CSS.search(re.sub(r"\s+", "", decoded)))
 
@@ -118,6 +148,8 @@ class _Sanitizer(HTMLParser):
         # The element whose content is being dropped, or a kept <style> being read.
         self._skipping = None
         self._style = None
+        # (tag, attributes) -> (opening as written, what it left out); see _opening.
+        self._openings = {}
 
     def updatepos(self, i, j):
         # The base class counts lines and columns for getpos(), which this
@@ -156,8 +188,7 @@ class _Sanitizer(HTMLParser):
             self._in_head = tag == "head"
         elif tag == "math" and not closed:
             self._math += 1
-        kept = self._attributes(tag, attrs)
-        start = "<%s%s" % (tag, "".join(' %s="%s"' % (k, v.translate(_ATTRIBUTE_ESCAPES)) for k, v in kept))
+        start = self._opening(tag, attrs)
         if tag == "style":
             # A browser ignores "/>" here and would read the rest of the page
             # as a stylesheet.
@@ -196,23 +227,22 @@ class _Sanitizer(HTMLParser):
             return self._in_head
         return tag in HTML_ELEMENTS
 
-    def _attributes(self, tag, attrs):
-        kept, seen = [], set()
-        allowed = _ALLOWED_ATTRIBUTES[tag]
-        for name, value in attrs:
-            value = "" if value is None else value
-            if name in seen:
-                continue  # browsers keep the first of duplicate attributes
-            seen.add(name)
-            if name not in allowed:
-                self._remove("%s attribute on %s" % (name, tag))
-            elif name in URL_ATTRIBUTES and _blocked_url(tag, value):
-                self._remove("%s URL in %s on %s" % (_scheme(value), name, tag))
-            elif name == "style" and not _plain_style(value):
-                self._remove("style attribute on %s" % tag)
-            else:
-                kept.append((name, value))
-        return kept
+    def _opening(self, tag, attrs):
+        """``<tag`` and the attributes kept, escaped; what was left out goes to ``removed``.
+
+        Worked out once per distinct tag and attributes in a page: a page
+        repeats the same few openings (``<span class="n">``) hundreds of times.
+        """
+        key = (tag, tuple(attrs))
+        known = self._openings.get(key)
+        if known is None:
+            problems = []
+            kept = _kept_attributes(tag, attrs, problems)
+            start = "<%s%s" % (tag, "".join(' %s="%s"' % (k, v.translate(_ATTRIBUTE_ESCAPES)) for k, v in kept))
+            known = self._openings[key] = (start, problems)
+        for what in known[1]:
+            self._remove(what)
+        return known[0]
 
     def handle_endtag(self, tag):
         if self._skipping:
@@ -288,6 +318,26 @@ class _Sanitizer(HTMLParser):
 
     def handle_pi(self, data):
         self._remove("processing instruction <?%s>" % data[:40])
+
+
+def _kept_attributes(tag, attrs, problems):
+    """The attributes of a ``tag`` that stay, in order; each left out is named in ``problems``."""
+    kept, seen = [], set()
+    allowed = _ALLOWED_ATTRIBUTES[tag]
+    for name, value in attrs:
+        value = "" if value is None else value
+        if name in seen:
+            continue  # browsers keep the first of duplicate attributes
+        seen.add(name)
+        if name not in allowed:
+            problems.append("%s attribute on %s" % (name, tag))
+        elif name in URL_ATTRIBUTES and _blocked_url(tag, value):
+            problems.append("%s URL in %s on %s" % (_scheme(value), name, tag))
+        elif name == "style" and not _plain_style(value):
+            problems.append("style attribute on %s" % tag)
+        else:
+            kept.append((name, value))
+    return kept
 
 
 def _plain_style(value):
