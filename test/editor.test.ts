@@ -349,6 +349,105 @@ describe('editor page in Chromium', function () {
     }
   });
 
+  /** Waits until the editor holds exactly `text`. */
+  async function editorHolds(page: Page, text: string, what: string): Promise<void> {
+    let last = '';
+    try {
+      await until(what, async () => {
+        last = await editorText(page);
+        return last === text ? true : undefined;
+      });
+    } catch (err) {
+      throw new Error(`${(err as Error).message}; the editor holds ${JSON.stringify(last)}`);
+    }
+  }
+
+  // A title underline too short (safe fix), a list without its blank line
+  // (safe) and a misspelt directive (suggested: the closest known name).
+  const MISTAKES = 'Getting started\n=========\n\n* one\n* two\nAfter the list.\n\n.. notte:: Mind the gap.\n';
+  const SAFE_FIXED = 'Getting started\n===============\n\n* one\n* two\n\nAfter the list.\n\n.. notte:: Mind the gap.\n';
+
+  it('a problem with a fix has a button for it; a safe one fixes the text, the problem goes, undo restores it', async () => {
+    const page = await open();
+    const doc = 'Getting started\n=========\n\nSome text.\n\n.. notte:: Mind the gap.\n';
+    await replaceSource(page, doc);
+    const fixes = page.locator('#problems button.fix');
+    const safe = fixes.and(page.locator('[data-applicability="safe"]'));
+    const suggested = fixes.and(page.locator('[data-applicability="suggested"]'));
+    await suggested.waitFor({ timeout: WAIT_MS });
+    expect(await fixes.count()).to.equal(2);
+    // Real buttons whose text says what they do; the suggested one says it is a suggestion.
+    expect(await safe.textContent()).to.match(/^Fix: /).and.not.include('suggestion');
+    expect(await suggested.textContent()).to.equal('Fix: Use the directive "note" (suggestion)');
+    expect(await safe.evaluate((el) => el.tagName)).to.equal('BUTTON');
+    expect(await page.locator('#problems li', { has: page.locator('button.fix[data-applicability="safe"]') }).textContent()).to.include('line 2').and.include('Title underline too short');
+    expect(await page.locator('#fix-all').isEnabled()).to.equal(true);
+    await shot(page, 'fix-buttons');
+
+    await safe.click();
+    await editorHolds(page, 'Getting started\n===============\n\nSome text.\n\n.. notte:: Mind the gap.\n', 'the underline to be fixed');
+    // The page checks again: the underline's problem goes, the directive's stays (and its fix is offered again).
+    await page.locator('#problems li', { hasText: 'Title underline too short' }).waitFor({ state: 'detached', timeout: WAIT_MS });
+    await suggested.and(page.locator(':enabled')).waitFor({ timeout: WAIT_MS });
+    expect(await fixes.count()).to.equal(1);
+    expect(await page.locator('#fix-all').isDisabled()).to.equal(true);
+
+    // The fix is one undo step of its own, taken back with the keyboard in the editor.
+    expect(await page.locator('.cm-content').evaluate((el) => el === document.activeElement)).to.equal(true);
+    await page.keyboard.press('Control+z');
+    await editorHolds(page, doc, 'undo to restore the underline');
+    await page.locator('#problems li', { hasText: 'Title underline too short' }).waitFor({ timeout: WAIT_MS });
+  });
+
+  it('"Fix all safe" applies the safe fixes and leaves the suggested one; undo restores the text', async () => {
+    const page = await open();
+    await replaceSource(page, MISTAKES);
+    const fixAll = page.locator('#fix-all');
+    await page.locator('#problems button.fix').nth(2).waitFor({ timeout: WAIT_MS });
+    expect(await fixAll.textContent()).to.equal('Fix all safe');
+    expect(await fixAll.isEnabled()).to.equal(true);
+
+    await fixAll.click();
+    await editorHolds(page, SAFE_FIXED, 'the safe fixes');
+    await page.locator('#status', { hasText: /^Rendered.*1 problem\.$/ }).waitFor({ timeout: WAIT_MS });
+    const left = page.locator('#problems button.fix');
+    expect(await left.count()).to.equal(1);
+    expect(await left.getAttribute('data-applicability')).to.equal('suggested');
+    // No safe fix is offered any more: nothing for the control to do.
+    expect(await fixAll.isDisabled()).to.equal(true);
+
+    await page.keyboard.press('Control+z');
+    await editorHolds(page, MISTAKES, 'undo to restore the text');
+    await page.locator('#fix-all:enabled').waitFor({ timeout: WAIT_MS });
+  });
+
+  it('a fix after an emoji (two UTF-16 units, one code point) and a form feed (a line break to Python) lands at its place', async () => {
+    const page = await open();
+    const doc = 'Smile\n=====\n\nPage\fbreak.\n\nA 😀 smile *star here.\n';
+    await replaceSource(page, doc);
+    await editorHolds(page, doc, 'the typed document');
+    const fix = page.locator('#problems button.fix', { hasText: 'Escape the emphasis start-string' });
+    await fix.waitFor({ timeout: WAIT_MS });
+    await fix.click();
+    await editorHolds(page, 'Smile\n=====\n\nPage\fbreak.\n\nA 😀 smile \\*star here.\n', 'the star to be escaped');
+    await page.locator('#problems .problem-none').waitFor({ timeout: WAIT_MS });
+    await page.keyboard.press('Control+z');
+    await editorHolds(page, doc, 'undo to bring the star back');
+  });
+
+  it('a fix is offered only for the text it was made for: after an edit it waits for the next check', async () => {
+    const page = await open();
+    await replaceSource(page, MISTAKES);
+    const fix = page.locator('#problems button.fix[data-applicability="suggested"]');
+    await fix.and(page.locator(':enabled')).waitFor({ timeout: WAIT_MS });
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.insertText('New first line\n\n');
+    await fix.and(page.locator(':disabled')).waitFor({ timeout: WAIT_MS });
+    // Undoing back to the checked text offers it again at once.
+    await page.keyboard.press('Control+z');
+    await fix.and(page.locator(':enabled')).waitFor({ timeout: WAIT_MS });
+  });
+
   it('keyboard: Tab reaches a problem, Enter takes the editor to its line', async () => {
     const page = await open();
     const doc = 'Keys\n====\n\nText with an `unclosed interpreted text.\n\nMore.\n';

@@ -3,7 +3,7 @@
  * returns what it asked for or throws an ApiError carrying the service's
  * JSON error (code and message), so callers show one kind of failure.
  */
-import type { CheckItem } from '../../src/engines/python/protocol.js';
+import type { CheckItem, Fix, FixResult } from '../../src/engines/python/contract.js';
 
 const API = '/1.0/rst2';
 
@@ -20,6 +20,7 @@ export class ApiError extends Error {
 
 /** One problem `check` reports: the service's own type, so the page and the service cannot disagree. */
 export type CheckMessage = CheckItem;
+export type { Fix, FixResult };
 
 interface ErrorBody {
   error?: { code?: unknown; message?: unknown };
@@ -72,6 +73,11 @@ export async function renderHtml(text: string, style: string, dialect: string, s
 
 export async function check(text: string, dialect: string, signal: AbortSignal): Promise<CheckMessage[]> {
   return (await (await post('check', text, { dialect }, signal)).json()) as CheckMessage[];
+}
+
+/** The document with every safe fix applied (format=json: the text, the fixes applied and the problems left). */
+export async function fixSafe(text: string, dialect: string): Promise<FixResult> {
+  return (await (await post('fix', text, { dialect, format: 'json' })).json()) as FixResult;
 }
 
 export interface Pdf {

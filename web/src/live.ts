@@ -12,7 +12,8 @@ export interface LiveOptions {
   style: () => string;
   dialect: () => string;
   showPreview: (html: string) => void;
-  showProblems: (messages: CheckMessage[]) => void;
+  /** The problems check found in `checked`, the text it was sent. */
+  showProblems: (messages: CheckMessage[], checked: string) => void;
   /** A short note for the status line; `error` marks a failure. */
   report: (note: string, error?: boolean) => void;
 }
@@ -55,7 +56,7 @@ export class Live {
     const failures: string[] = [];
     if (html.status === 'fulfilled') this.options.showPreview(html.value);
     else failures.push(`Preview not updated: ${describe(html.reason)}`);
-    if (problems.status === 'fulfilled') this.options.showProblems(problems.value);
+    if (problems.status === 'fulfilled') this.options.showProblems(problems.value, text);
     else failures.push(`Check not updated: ${describe(problems.reason)}`);
 
     if (failures.length > 0) {

@@ -5,9 +5,9 @@
  */
 import { DEFAULT_DIALECT, DIALECTS } from '../../src/dialects.js';
 import { createToken, names, renderPdf, tokenSource } from './api.js';
+import { Fixing } from './fixing.js';
 import { describe, Live } from './live.js';
 import { previewDocument } from './preview.js';
-import { showProblems } from './problems.js';
 import { createSourceEditor } from './source-editor.js';
 
 const DEBOUNCE_MS = 400;
@@ -57,6 +57,7 @@ const ui = {
   cursor: element('cursor', HTMLElement),
   editor: element('editor', HTMLElement),
   problems: element('problems', HTMLElement),
+  fixAll: element('fix-all', HTMLButtonElement),
   preview: element('preview', HTMLIFrameElement),
   style: element('style', HTMLSelectElement),
   dialect: element('dialect', HTMLSelectElement),
@@ -92,13 +93,21 @@ function showPreview(html: string): void {
   ui.heldImages.textContent = preview.held ? `${preview.held} held back` : '';
 }
 
+const fixing = new Fixing({
+  editor: () => editor,
+  problems: ui.problems,
+  fixAll: ui.fixAll,
+  dialect: () => ui.dialect.value || DEFAULT_DIALECT,
+  report,
+});
+
 const live = new Live({
   delayMs: DEBOUNCE_MS,
   text: () => editor.text(),
   style: () => ui.style.value || 'default',
   dialect: () => ui.dialect.value || DEFAULT_DIALECT,
   showPreview,
-  showProblems: (messages) => showProblems(ui.problems, messages, (line) => editor.goToLine(line)),
+  showProblems: (messages, checked) => fixing.show(messages, checked),
   report,
 });
 
@@ -112,6 +121,7 @@ const editor = createSourceEditor(ui.editor, {
     // The address no longer names this document once it is edited.
     if (location.search) history.replaceState(null, '', location.pathname);
     ui.shareBox.hidden = true;
+    fixing.edited(text);
     live.schedule();
   },
   onCursor(line, column) {

@@ -2,10 +2,10 @@
  * The source pane: a CodeMirror 6 editor with rst highlighting, and one
  * "marked line" (a line decoration) that shows where a reported problem is.
  */
-import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
+import { defaultKeymap, history, historyKeymap, isolateHistory } from '@codemirror/commands';
 import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { highlightSelectionMatches, searchKeymap } from '@codemirror/search';
-import { EditorState, StateEffect, StateField } from '@codemirror/state';
+import { EditorState, StateEffect, StateField, Transaction } from '@codemirror/state';
 import {
   Decoration,
   drawSelection,
@@ -17,6 +17,7 @@ import {
   type DecorationSet,
 } from '@codemirror/view';
 
+import type { TextChange } from './fix-edits.js';
 import { rstLanguage } from './rst-language.js';
 
 /** Marks the line starting at this position, or clears the mark (null). */
@@ -42,6 +43,13 @@ export interface SourceEditor {
   setText(text: string): void;
   /** Moves the cursor to the start of a 1-based line, scrolls to it, marks it and focuses the editor. */
   goToLine(line: number): void;
+  /**
+   * Makes `changes` (positions in the current text) as one transaction, its
+   * own undo step, and focuses the editor; `cursorAfter` puts the cursor
+   * after the first change's new text and scrolls to it, otherwise the
+   * selection follows the text.
+   */
+  applyChanges(changes: readonly TextChange[], cursorAfter: boolean): void;
 }
 
 export function createSourceEditor(
@@ -90,6 +98,19 @@ export function createSourceEditor(
       view.dispatch({
         selection: { anchor: target.from },
         effects: [markLine.of(target.from), EditorView.scrollIntoView(target.from, { y: 'center' })],
+      });
+      view.focus();
+    },
+    applyChanges(changes, cursorAfter) {
+      const set = view.state.changes(changes);
+      const first = changes[0];
+      const cursor = cursorAfter && first ? set.mapPos(first.to, 1) : undefined;
+      view.dispatch({
+        changes: set,
+        selection: cursor === undefined ? undefined : { anchor: cursor },
+        scrollIntoView: cursor !== undefined,
+        // Never merged with the typing just before: one undo takes back exactly the fix.
+        annotations: [isolateHistory.of('full'), Transaction.userEvent.of('input.fix')],
       });
       view.focus();
     },
