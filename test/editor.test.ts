@@ -421,15 +421,15 @@ describe('editor page in Chromium', function () {
     await page.locator('#fix-all:enabled').waitFor({ timeout: WAIT_MS });
   });
 
-  it('a fix after an emoji (two UTF-16 units, one code point) and a form feed (a line break to Python) lands at its place', async () => {
+  it('a fix after an emoji (two UTF-16 units, one code point) and a U+2028 (a line break to docutils, not to CodeMirror) lands at its place', async () => {
     const page = await open();
-    const doc = 'Smile\n=====\n\nPage\fbreak.\n\nA 😀 smile *star here.\n';
+    const doc = 'Smile\n=====\n\nPage\u2028break.\n\nA 😀 smile *star here.\n';
     await replaceSource(page, doc);
     await editorHolds(page, doc, 'the typed document');
     const fix = page.locator('#problems button.fix', { hasText: 'Escape the emphasis start-string' });
     await fix.waitFor({ timeout: WAIT_MS });
     await fix.click();
-    await editorHolds(page, 'Smile\n=====\n\nPage\fbreak.\n\nA 😀 smile \\*star here.\n', 'the star to be escaped');
+    await editorHolds(page, 'Smile\n=====\n\nPage\u2028break.\n\nA 😀 smile \\*star here.\n', 'the star to be escaped');
     await page.locator('#problems .problem-none').waitFor({ timeout: WAIT_MS });
     await page.keyboard.press('Control+z');
     await editorHolds(page, doc, 'undo to bring the star back');

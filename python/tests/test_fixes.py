@@ -69,6 +69,14 @@ class FixTest(unittest.TestCase):
         fixed, _, left = fix_document("Title long\r\n=====\r\n\r\n* a\r\nb\r\n")
         self.assertEqual((fixed, left), ("Title long\r\n==========\r\n\r\n* a\r\n\r\nb\r\n", []))
 
+    def test_lines_are_docutils_lines(self):
+        # docutils reads a form feed as a space, not as a line break: the
+        # fix's line is the line check reports.
+        [problem] = check("A\fB\n\n* a\nb\n")
+        self.assertEqual((problem["line"], problem["fix"]["edits"][0]["line"]), (4, 4))
+        fixed, _, left = fix_document("A\fB\n\n* a\nb\n")
+        self.assertEqual((fixed, left), ("A\fB\n\n* a\n\nb\n", []))
+
     def test_columns_count_code_points(self):
         # An emoji is one column (one code point); the LSP converts to UTF-16.
         [problem] = check("🎉 *party\n")

@@ -1,14 +1,15 @@
 /**
  * A fix's edits (python/rst2/fixes/edits.py) as CodeMirror changes.
  *
- * An edit counts lines as Python's str.splitlines does and columns in Unicode
+ * An edit counts lines as docutils does (str.splitlines' breaks but \v and \f,
+ * which docutils reads as spaces) and columns in Unicode
  * code points, in the text the service received. CodeMirror positions are
  * UTF-16 code units in the editor's own text. These differ in three ways
  * handled here:
  *
  * - a character outside the Basic Multilingual Plane (an emoji) is one code
  *   point but two code units;
- * - Python also breaks lines at \v, \f, \x1c–\x1e, \x85, U+2028 and U+2029,
+ * - docutils also breaks lines at \x1c–\x1e, \x85, U+2028 and U+2029,
  *   which CodeMirror keeps inside a line;
  * - the service decodes the body without a leading byte order mark, so the
  *   service's offsets start one code unit after the editor's.
@@ -31,9 +32,9 @@ export class StaleEdit extends Error {
 
 const BOM = '\uFEFF';
 
-/** Characters at which str.splitlines ends a line (\r\n counts once). */
+/** Characters at which docutils ends a line (\r\n counts once; \v and \f are spaces to it). */
 function isPythonLineBreak(code: number): boolean {
-  return code === 0x0a || code === 0x0b || code === 0x0c || code === 0x0d || code === 0x1c || code === 0x1d || code === 0x1e || code === 0x85 || code === 0x2028 || code === 0x2029;
+  return code === 0x0a || code === 0x0d || code === 0x1c || code === 0x1d || code === 0x1e || code === 0x85 || code === 0x2028 || code === 0x2029;
 }
 
 function isHighSurrogate(code: number): boolean {

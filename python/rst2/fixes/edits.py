@@ -3,9 +3,18 @@
 An edit replaces the text from (line, column) up to, not including,
 (endLine, endColumn) with ``text``; lines and columns start at 1 and count
 Unicode code points, as Python strings do. A line is what docutils calls a
-line (``str.splitlines``), so the line numbers of docutils' messages and of
-our edits always agree. The LSP converts to UTF-16 at its own edge.
+line (``str.splitlines``' breaks but vertical tab and form feed), so the
+line numbers of docutils' messages and of our edits always agree. The LSP
+and the editor page convert to UTF-16 at their own edge.
 """
+
+import re
+
+
+# Where docutils ends a line: str.splitlines' breaks but vertical tab and
+# form feed, which docutils turns into spaces first (statemachine.string2lines).
+_LINE = re.compile(r"[^\n\r\x1c\x1d\x1e\x85\u2028\u2029]*(?:\r\n|[\n\r\x1c\x1d\x1e\x85\u2028\u2029])|[^\n\r\x1c\x1d\x1e\x85\u2028\u2029]+$")
+_BREAK = "\r\n\x1c\x1d\x1e\x85\u2028\u2029"
 
 
 class Source:
@@ -13,8 +22,8 @@ class Source:
 
     def __init__(self, text):
         self.text = text
-        self.raw = text.splitlines(keepends=True)
-        self.lines = [line.rstrip("\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029") for line in self.raw]
+        self.raw = _LINE.findall(text)
+        self.lines = [line.rstrip(_BREAK) for line in self.raw]
 
     def line(self, number):
         """Line ``number`` (1-based) without its ending, or None past the end."""
