@@ -13,6 +13,13 @@ export function largeDocument(): string {
   return documentWithSections(190, 'Large document');
 }
 
+/** Whole sections of the same content, at least `lines` lines (29 more a section), for the language server's latency. */
+export function documentOfLines(lines: number): string {
+  let sections = 1;
+  while (documentWithSections(sections, 'A document of some length').split('\n').length < lines) sections++;
+  return documentWithSections(sections, 'A document of some length');
+}
+
 function documentWithSections(count: number, title: string): string {
   const section = (n: number) => `
 Section ${n}

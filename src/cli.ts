@@ -9,12 +9,13 @@
  * status comes from the error catalogue (src/errors.ts).
  */
 import { UsageError } from './commands/args.js';
+import { lsp, LSP_USAGE } from './commands/lsp.js';
 import { check, html, pdf, RENDER_USAGE } from './commands/render.js';
 import { serve, SERVE_USAGE } from './commands/serve.js';
 import { ConfigError } from './config.js';
 import { exitStatus, ServiceError } from './errors.js';
 
-const USAGE = `${SERVE_USAGE}\n${RENDER_USAGE.replace(/^usage: /, '       ')}`;
+const USAGE = `${SERVE_USAGE}\n${RENDER_USAGE.replace(/^usage: /, '       ')}\n${LSP_USAGE.replace(/^usage: /, '       ')}`;
 
 async function main(argv: string[]): Promise<number | undefined> {
   const [command, ...rest] = argv;
@@ -29,6 +30,8 @@ async function main(argv: string[]): Promise<number | undefined> {
       return pdf(rest);
     case 'check':
       return check(rest);
+    case 'lsp':
+      return lsp(rest);
     case 'help':
     case '--help':
     case '-h':

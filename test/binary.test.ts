@@ -13,10 +13,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import { TextDocument } from 'vscode-languageserver-textdocument';
+
 import { projectRoot } from '../src/paths.js';
 import { binaryNode, SEA_FUSE } from '../src/sea/binary-node.js';
 import { GOOD } from './support/fixtures.js';
 import { readServeOutput } from './support/listening.js';
+import { LspClient } from './support/lsp-client.js';
 import { pdfPages } from './support/pdf.js';
 import { itTex } from './support/tex.js';
 
@@ -143,6 +146,21 @@ describe('single binary', function () {
     expect(await exited).to.equal(0);
     // The token store defaults to ./data of the folder it was started in.
     expect(fs.existsSync(path.join(work, 'data'))).to.equal(true);
+  });
+
+  it('lsp speaks the Language Server Protocol: diagnostics of an opened document, status 0 after shutdown and exit', async function () {
+    const client = new LspClient([], { command: [bin], env, cwd: work });
+    try {
+      await client.initialize({});
+      const doc = TextDocument.create('file:///work/bad.rst', 'restructuredtext', 1, BAD);
+      client.open(doc);
+      const published = await client.diagnostics(doc.uri, 1);
+      expect(published.diagnostics.map((d) => [d.range.start.line, d.message])).to.deep.equal([[3, 'Unknown directive type "nosuch".']]);
+      expect(await client.stop()).to.equal(0);
+      expect(client.protocolErrors).to.deep.equal([]);
+    } finally {
+      if (client.child.exitCode === null) client.child.kill();
+    }
   });
 
   it('unpacks again when its folder was damaged', function () {

@@ -24,7 +24,7 @@ describe('docs: every page passes our own check', () => {
   });
 
   it('has the pages the README links to, each with a title', () => {
-    expect(pages.map((p) => p.name)).to.include.members(['index', 'install', 'api', 'dialects', 'pdf', 'configuration', 'operations', 'security', 'cli', 'binary', 'editor', 'architecture', 'benchmarks', 'changelog']);
+    expect(pages.map((p) => p.name)).to.include.members(['index', 'install', 'api', 'dialects', 'pdf', 'configuration', 'operations', 'security', 'cli', 'binary', 'editor', 'lsp', 'architecture', 'benchmarks', 'changelog']);
     for (const p of pages) expect(p.title, p.file).to.match(/\w/);
   });
 

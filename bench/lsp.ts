@@ -1,0 +1,85 @@
+/**
+ * The language server's latency (not a pass/fail test): `rst2 lsp` in a
+ * child process, spoken to by the test's client (test/support/lsp-client.ts),
+ * with a warm worker. It opens a document of about 1,000 lines
+ * (bench/documents.ts) and waits for its diagnostics and a few warm-up
+ * changes; then it times RUNS changes one after another, from sending
+ * textDocument/didChange to receiving the publishDiagnostics of that
+ * version, which includes the server's debounce (10 ms) and the check. The
+ * changes cycle as someone typing: a word added at a paragraph's end, then a
+ * stray `*` (a warning, with its fix), then the `*` removed. Goal: median
+ * under 100 ms.
+ *
+ * The server runs with RST2_LOG_LEVEL=debug: its log line for each check
+ * gives the engine's time for it, so what the language server adds around
+ * the check (debounce, protocol, positions) is the rest of the latency.
+ *
+ * usage: npm run bench:lsp [-- --runs N] [--lines N]
+ */
+import os from 'node:os';
+
+import { InitializedNotification, type TextEdit } from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+
+import { LspClient } from '../test/support/lsp-client.js';
+import { documentOfLines } from './documents.js';
+import { benchArgs, fmt, median, percentile } from './support.js';
+
+const WARM_UP = 3;
+
+function summary(label: string, times: number[]): string {
+  return `${label}: median ${fmt(median(times))} ms, p90 ${fmt(percentile(times, 90))} ms, min ${fmt(Math.min(...times))} ms, max ${fmt(Math.max(...times))} ms`;
+}
+
+const args = benchArgs({ numbers: ['runs', 'lines'] });
+const runs = args.number('runs', 20, { min: 1, whole: true });
+const text = documentOfLines(args.number('lines', 1000, { min: 10, whole: true }));
+const paragraphs = text.split('\n').flatMap((l, i) => (l.startsWith('Some *emphasis*') ? [i] : []));
+
+const client = new LspClient([], { env: { ...process.env, RST2_LOG_LEVEL: 'debug' } });
+await client.initialize({});
+await client.connection.sendNotification(InitializedNotification.type, {});
+let doc = TextDocument.create('file:///bench/lsp.rst', 'restructuredtext', 1, text);
+let started = performance.now();
+client.open(doc);
+const opened = await client.diagnostics(doc.uri, 1, 300_000);
+console.log(`${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} at the start`);
+console.log(`document: ${doc.lineCount} lines, ${text.length} characters; first diagnostics (engine start included) after ${fmt(performance.now() - started)} ms, ${opened.diagnostics.length} problems`);
+
+/** Change i: a word typed at a paragraph's end (i % 3 == 0), then a stray star after it, then the star taken back. */
+function edit(i: number): TextEdit {
+  const line = paragraphs[Math.floor(i / 3) % paragraphs.length]!;
+  const length = doc.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } }).trimEnd().length;
+  const end = { line, character: length };
+  if (i % 3 === 0) return { range: { start: end, end }, newText: ` word${i}` };
+  if (i % 3 === 1) return { range: { start: end, end }, newText: ' *stray' };
+  return { range: { start: { line, character: length - ' *stray'.length }, end }, newText: '' };
+}
+
+const latencies = new Map<number, number>();
+const problems: number[] = [];
+for (let i = 0; i < WARM_UP + runs; i++) {
+  started = performance.now();
+  doc = client.change(doc, [edit(i)]);
+  const published = await client.diagnostics(doc.uri, doc.version, 60_000);
+  if (i >= WARM_UP) {
+    latencies.set(doc.version, performance.now() - started);
+    problems.push(published.diagnostics.length);
+  }
+}
+const status = await client.stop();
+if (status !== 0 || client.protocolErrors.length > 0) throw new Error(`the server ended with ${status}, protocol errors: ${client.protocolErrors.join('; ')}`);
+// The server's own time for each check: {"msg":"checked","version":N,"ms":M,...} on its standard error.
+const checks = new Map<number, number>();
+for (const line of client.stderr.split('\n')) {
+  if (!line.includes('"checked"')) continue;
+  const entry = JSON.parse(line) as { msg: string; version: number; ms: number };
+  if (entry.msg === 'checked') checks.set(entry.version, entry.ms);
+}
+const timed = [...latencies.keys()].filter((v) => checks.has(v));
+if (timed.length !== latencies.size) throw new Error(`the server logged ${timed.length} of ${latencies.size} checks`);
+console.log(`${runs} changes; problems published after each: ${problems.join(' ')}`);
+console.log(summary('change -> diagnostics (LSP)', [...latencies.values()]));
+console.log(summary('the engine\'s check in the server', timed.map((v) => checks.get(v)!)));
+console.log(summary('the rest (debounce, protocol, positions)', timed.map((v) => latencies.get(v)! - checks.get(v)!)));
+console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} at the end`);

@@ -1,0 +1,400 @@
+/**
+ * rst2 as a language server (`rst2 lsp`): the Language Server Protocol over
+ * a pair of streams, through vscode-languageserver's connection and
+ * TextDocuments, with the service's check and fix.
+ *
+ * - Diagnostics: each change of an open document schedules a check of it
+ *   after a short pause (debounceMs, which a further change restarts); while
+ *   one check of a document runs, further changes make one more check after
+ *   it, of the latest text. A check's result is published only if the
+ *   document has not changed since (with the version it is for).
+ * - Code actions: the quick fixes of the problems on the requested lines
+ *   (safe ones preferred), and `source.fixAll`, the engine's fix() of the
+ *   whole document with its safe fixes. When the client resolves code
+ *   actions, fix() runs only when the fix-all action is chosen.
+ * - Dialect: `rst2.dialect` of the workspace configuration, else the
+ *   initializationOptions' `dialect`, else the command's --dialect, else
+ *   docutils.
+ *
+ * The engine starts at initialize (its first check waits for it) and stops at
+ * shutdown; the library ends the process at exit.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+import {
+  CodeActionKind,
+  createConnection,
+  DidChangeConfigurationNotification,
+  DiagnosticSeverity,
+  MessageType,
+  ProposedFeatures,
+  ShowMessageNotification,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type CodeAction,
+  type CodeActionParams,
+  type Connection,
+  type Diagnostic,
+  type InitializeParams,
+  type InitializeResult,
+} from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+
+import { DEFAULT_DIALECT, DIALECTS, type Dialect } from '../dialects.js';
+import type { CheckItem, FixResult } from '../engines/python/contract.js';
+import { errorFields, type Logger } from '../log.js';
+import { projectRoot } from '../paths.js';
+import { quickFix, replacement, sharesLine, SOURCE, toDiagnostic, workspaceEdit } from './diagnostics.js';
+import { CheckCoordinates } from './positions.js';
+
+/** What the server needs of an engine: PythonEngine's start, close, check and fix. */
+export interface CheckEngine {
+  start(): Promise<void>;
+  close(): Promise<void>;
+  check(source: string, dialect: Dialect): Promise<CheckItem[]>;
+  fix(source: string, dialect: Dialect, unsafe: boolean): Promise<FixResult>;
+}
+
+export interface LanguageServerOptions {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+  /** Makes the engine; called at initialize. */
+  engine: () => CheckEngine;
+  log: Logger;
+  /** The dialect when neither the configuration nor the initializationOptions name one. Default docutils. */
+  defaultDialect?: Dialect;
+  /** The pause after a change before its check. Default 10 ms. */
+  debounceMs?: number;
+}
+
+// Long enough to take together the notifications of one editing action
+// (an edit and its auto-indent, a multi-cursor edit), short against a check:
+// the latency the issue measures includes it. Typing faster than checks run
+// is coalesced anyway: while a check runs, changes make one check after it.
+const DEFAULT_DEBOUNCE_MS = 10;
+const FIX_ALL_TITLE = 'Fix all safe problems (rst2)';
+
+/** A check of one version of a document, in that version's coordinates. */
+interface Checked {
+  version: number;
+  document: TextDocument;
+  dialect: Dialect;
+  items: CheckItem[];
+  diagnostics: Diagnostic[];
+  at: CheckCoordinates;
+}
+
+interface DocumentState {
+  timer?: NodeJS.Timeout;
+  running?: Promise<void>;
+  /** The document changed while a check ran: check it again after. */
+  again: boolean;
+  checked?: Checked;
+  fixAll?: { version: number; dialect: Dialect; result: Promise<FixResult> };
+}
+
+/** What a fix-all action carries to codeAction/resolve. */
+interface FixAllData {
+  uri: string;
+  version: number;
+}
+
+function isFixAllData(value: unknown): value is FixAllData {
+  if (typeof value !== 'object' || value === null) return false;
+  const data = value as Record<string, unknown>;
+  return typeof data.uri === 'string' && typeof data.version === 'number';
+}
+
+function field(value: unknown, name: string): unknown {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
+}
+
+function serviceVersion(): string | undefined {
+  try {
+    return (JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version?: string }).version;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a client that asked only for `only` kinds wants actions of `kind` (kinds are hierarchical: source covers source.fixAll). */
+function wanted(kind: string, only: readonly string[] | undefined): boolean {
+  return only === undefined || only.some((o) => kind === o || kind.startsWith(`${o}.`));
+}
+
+export class LanguageServer {
+  private readonly connection: Connection;
+  private readonly documents = new TextDocuments(TextDocument);
+  private readonly states = new Map<string, DocumentState>();
+  /** The configured dialect of each document, asked of the client once per configuration change. */
+  private readonly configured = new Map<string, Promise<Dialect | undefined>>();
+  private readonly debounceMs: number;
+  private readonly log: Logger;
+  private engine: CheckEngine | undefined;
+  private ready: Promise<void> = Promise.reject(new Error('the server is not initialized'));
+  private closing = false;
+  private initialDialect: Dialect = DEFAULT_DIALECT;
+  /** rst2 settings pushed by didChangeConfiguration, for a client that cannot be asked. */
+  private pushedDialect: Dialect | undefined;
+  private readonly warned = new Set<string>();
+  private client = { configuration: false, dynamicConfiguration: false, documentChanges: false, resolveEdit: false };
+
+  constructor(private readonly options: LanguageServerOptions) {
+    this.log = options.log;
+    this.debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
+    this.ready.catch(() => {});
+    this.connection = createConnection(ProposedFeatures.all, options.input, options.output);
+    const c = this.connection;
+    c.onInitialize((params) => this.initialize(params));
+    c.onInitialized(() => {
+      if (this.client.configuration && this.client.dynamicConfiguration) {
+        c.client.register(DidChangeConfigurationNotification.type, { section: 'rst2' }).catch((err: unknown) => this.log.warn('cannot register for configuration changes', errorFields(err)));
+      }
+    });
+    c.onDidChangeConfiguration((change) => {
+      this.pushedDialect = this.dialectSetting(field(field(change.settings, 'rst2'), 'dialect'));
+      this.configured.clear();
+      // Code actions wait for the checks in the new dialect.
+      for (const state of this.states.values()) {
+        state.checked = undefined;
+        state.fixAll = undefined;
+      }
+      for (const document of this.documents.all()) this.schedule(document.uri);
+    });
+    c.onCodeAction((params) => this.codeActions(params));
+    c.onCodeActionResolve((action) => this.resolve(action));
+    c.onShutdown(() => this.shutdown());
+    this.documents.onDidChangeContent(({ document }) => this.schedule(document.uri));
+    this.documents.onDidClose(({ document }) => this.forget(document.uri));
+    this.documents.listen(c);
+  }
+
+  listen(): void {
+    this.connection.listen();
+  }
+
+  private initialize(params: InitializeParams): InitializeResult {
+    const caps = params.capabilities;
+    this.client = {
+      configuration: caps.workspace?.configuration === true,
+      dynamicConfiguration: caps.workspace?.didChangeConfiguration?.dynamicRegistration === true,
+      documentChanges: caps.workspace?.workspaceEdit?.documentChanges === true,
+      resolveEdit: caps.textDocument?.codeAction?.resolveSupport?.properties.includes('edit') === true,
+    };
+    const initializationOptions: unknown = params.initializationOptions;
+    this.initialDialect = this.dialectSetting(field(initializationOptions, 'dialect')) ?? this.options.defaultDialect ?? DEFAULT_DIALECT;
+    const engine = this.options.engine();
+    this.engine = engine;
+    this.ready = engine.start();
+    this.ready.catch((err: unknown) => this.log.error('cannot start the engine', errorFields(err)));
+    const version = serviceVersion();
+    return {
+      capabilities: {
+        textDocumentSync: TextDocumentSyncKind.Incremental,
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.SourceFixAll], resolveProvider: true },
+      },
+      serverInfo: version === undefined ? { name: 'rst2' } : { name: 'rst2', version },
+    };
+  }
+
+  /** A dialect setting's value; an unknown one is reported once and ignored. */
+  private dialectSetting(value: unknown): Dialect | undefined {
+    if (value === undefined || value === null || value === '') return undefined;
+    const known: readonly unknown[] = DIALECTS;
+    if (known.includes(value)) return value as Dialect;
+    const shown = JSON.stringify(value) ?? String(value);
+    if (!this.warned.has(shown)) {
+      this.warned.add(shown);
+      this.log.warn('unknown dialect setting ignored', { dialect: shown, known: DIALECTS });
+      // A notification: showWarningMessage would be a request, whose answer nobody waits for.
+      void this.connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: `rst2: unknown dialect ${shown}; choose one of ${DIALECTS.join(', ')}.` });
+    }
+    return undefined;
+  }
+
+  private async dialectFor(uri: string): Promise<Dialect> {
+    if (this.client.configuration) {
+      let setting = this.configured.get(uri);
+      if (!setting) {
+        setting = this.connection.workspace.getConfiguration({ scopeUri: uri, section: 'rst2' }).then(
+          (value: unknown) => this.dialectSetting(field(value, 'dialect')),
+          () => undefined,
+        );
+        this.configured.set(uri, setting);
+      }
+      const dialect = await setting;
+      if (dialect) return dialect;
+    } else if (this.pushedDialect) {
+      return this.pushedDialect;
+    }
+    return this.initialDialect;
+  }
+
+  private state(uri: string): DocumentState {
+    let state = this.states.get(uri);
+    if (!state) {
+      state = { again: false };
+      this.states.set(uri, state);
+    }
+    return state;
+  }
+
+  private schedule(uri: string): void {
+    if (this.closing || !this.documents.get(uri)) return;
+    const state = this.state(uri);
+    if (state.running) {
+      state.again = true;
+      return;
+    }
+    clearTimeout(state.timer);
+    state.timer = setTimeout(() => void this.run(uri), this.debounceMs);
+  }
+
+  /** Checks the document now; while a check runs, that check is the answer. Resolves when done. */
+  private run(uri: string): Promise<void> {
+    const state = this.states.get(uri);
+    if (!state) return Promise.resolve();
+    clearTimeout(state.timer);
+    state.timer = undefined;
+    if (state.running) return state.running;
+    state.again = false;
+    state.running = this.checkOnce(uri)
+      .catch((err: unknown) => this.log.warn('cannot publish diagnostics', { uri, ...errorFields(err) }))
+      .finally(() => {
+        state.running = undefined;
+        if (state.again) {
+          state.again = false;
+          this.schedule(uri);
+        }
+      });
+    return state.running;
+  }
+
+  private async checkOnce(uri: string): Promise<void> {
+    const live = this.documents.get(uri);
+    if (!live || !this.engine) return;
+    // TextDocuments updates its documents in place: the check works on a copy.
+    const document = TextDocument.create(uri, live.languageId, live.version, live.getText());
+    let diagnostics: Diagnostic[];
+    let checked: Checked | undefined;
+    try {
+      await this.ready;
+      const dialect = await this.dialectFor(uri);
+      const began = performance.now();
+      const items = await this.engine.check(document.getText(), dialect);
+      this.log.debug('checked', { uri, version: document.version, dialect, problems: items.length, ms: Number((performance.now() - began).toFixed(1)) });
+      const at = new CheckCoordinates(document);
+      diagnostics = items.map((item) => toDiagnostic(item, at));
+      checked = { version: document.version, document, dialect, items, diagnostics, at };
+    } catch (err) {
+      if (this.closing) return;
+      this.log.warn('check failed', { uri, ...errorFields(err) });
+      const message = err instanceof Error ? err.message : String(err);
+      diagnostics = [
+        {
+          range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+          severity: DiagnosticSeverity.Error,
+          source: SOURCE,
+          message: `rst2 could not check this document: ${message}`,
+        },
+      ];
+    }
+    const state = this.states.get(uri);
+    if (this.closing || !state) return;
+    if (checked) state.checked = checked;
+    if (this.documents.get(uri)?.version !== document.version) return;
+    await this.connection.sendDiagnostics({ uri, version: document.version, diagnostics });
+  }
+
+  /** The check of the document's current text, waiting for (or starting) it; undefined while the text keeps changing or once closed. */
+  private async current(uri: string): Promise<Checked | undefined> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const live = this.documents.get(uri);
+      const state = this.states.get(uri);
+      if (!live || !state || this.closing) return undefined;
+      if (state.checked?.version === live.version) return state.checked;
+      await (state.running ?? this.run(uri));
+    }
+    return undefined;
+  }
+
+  private async codeActions(params: CodeActionParams): Promise<CodeAction[]> {
+    const uri = params.textDocument.uri;
+    const only = params.context.only;
+    const quickFixes = wanted(CodeActionKind.QuickFix, only);
+    const fixAll = wanted(CodeActionKind.SourceFixAll, only);
+    if (!quickFixes && !fixAll) return [];
+    const checked = await this.current(uri);
+    if (!checked) return [];
+    const target = { uri, version: checked.version };
+    const actions: CodeAction[] = [];
+    if (quickFixes) {
+      checked.items.forEach((item, i) => {
+        const diagnostic = checked.diagnostics[i]!;
+        if (!item.fix || !sharesLine(diagnostic.range, params.range)) return;
+        const action = quickFix(target, item, diagnostic, checked.at, this.client.documentChanges);
+        if (action) actions.push(action);
+      });
+    }
+    if (fixAll && checked.items.some((item) => item.fix?.applicability === 'safe')) {
+      if (this.client.resolveEdit) {
+        actions.push({ title: FIX_ALL_TITLE, kind: CodeActionKind.SourceFixAll, data: target satisfies FixAllData });
+      } else {
+        const action = await this.fixAllAction(checked);
+        if (action) actions.push(action);
+      }
+    }
+    return actions;
+  }
+
+  private async resolve(action: CodeAction): Promise<CodeAction> {
+    const data: unknown = action.data;
+    if (action.kind !== CodeActionKind.SourceFixAll || !isFixAllData(data)) return action;
+    const checked = await this.current(data.uri);
+    if (!checked || checked.version !== data.version) return action;
+    const resolved = await this.fixAllAction(checked);
+    return resolved ? { ...action, edit: resolved.edit } : action;
+  }
+
+  /** Every safe fix of the checked text, by the engine's fix() (until nothing more changes), as one edit; null when it changes nothing. */
+  private async fixAllAction(checked: Checked): Promise<CodeAction | null> {
+    const state = this.states.get(checked.document.uri);
+    if (!state || !this.engine) return null;
+    const text = checked.document.getText();
+    if (state.fixAll?.version !== checked.version || state.fixAll.dialect !== checked.dialect) {
+      state.fixAll = { version: checked.version, dialect: checked.dialect, result: this.engine.fix(text, checked.dialect, false) };
+    }
+    let fixed: FixResult;
+    try {
+      fixed = await state.fixAll.result;
+    } catch (err) {
+      this.log.warn('fix failed', { uri: checked.document.uri, ...errorFields(err) });
+      state.fixAll = undefined;
+      return null;
+    }
+    if (fixed.text === text || this.documents.get(checked.document.uri)?.version !== checked.version) return null;
+    const edit = replacement(checked.document, text, fixed.text);
+    return {
+      title: FIX_ALL_TITLE,
+      kind: CodeActionKind.SourceFixAll,
+      edit: workspaceEdit({ uri: checked.document.uri, version: checked.version }, [edit], this.client.documentChanges),
+    };
+  }
+
+  private forget(uri: string): void {
+    const state = this.states.get(uri);
+    if (state) clearTimeout(state.timer);
+    this.states.delete(uri);
+    this.configured.delete(uri);
+    if (!this.closing) this.connection.sendDiagnostics({ uri, diagnostics: [] }).catch(() => {});
+  }
+
+  private async shutdown(): Promise<void> {
+    this.closing = true;
+    for (const state of this.states.values()) clearTimeout(state.timer);
+    if (!this.engine) return;
+    await this.ready.catch(() => {});
+    await this.engine.close();
+  }
+}
