@@ -1,7 +1,8 @@
 /**
  * Where check's coordinates fall in an LSP document. Check counts lines as
- * docutils does (Python's str.splitlines, which also breaks at \v, \f,
- * \x1c-\x1e, \x85, U+2028 and U+2029) and columns in Unicode code points,
+ * docutils does (Python's str.splitlines' breaks, \x1c-\x1e, \x85, U+2028
+ * and U+2029 among them, but not \v and \f, which docutils reads as
+ * spaces) and columns in Unicode code points,
  * from 1 (python/rst2/fixes/edits.py); LSP counts lines at \n, \r\n and \r
  * only and characters in UTF-16 code units, from 0. Both sides meet at an
  * offset into the text: a check position becomes a UTF-16 offset here, and
@@ -12,8 +13,8 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 
 import type { Edit } from '../engines/python/contract.js';
 
-/** Python's line boundaries (str.splitlines), \r\n as one. */
-const PYTHON_BREAK = /\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/g;
+/** docutils' line boundaries (str.splitlines' but \v and \f), \r\n as one. */
+const PYTHON_BREAK = /\r\n|[\n\r\x1c-\x1e\x85\u2028\u2029]/g;
 
 /** The UTF-16 offset where each docutils line starts, and where its content ends (before its line break). */
 export function pythonLines(text: string): { starts: number[]; ends: number[] } {

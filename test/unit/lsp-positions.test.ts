@@ -14,11 +14,11 @@ function at(text: string): CheckCoordinates {
 }
 
 describe('LSP coordinates', function () {
-  it('splits lines as Python\'s str.splitlines', function () {
-    const text = 'a\r\nb\rc\nd\u2028e\x0cf\x85g';
+  it('splits lines as docutils does: str.splitlines\' breaks but \\v and \\f, which docutils reads as spaces', function () {
+    const text = 'a\r\nb\rc\nd\u2028e\x0cf\x85g\x0bh';
     const { starts, ends } = pythonLines(text);
     const lines = starts.map((s, i) => text.slice(s, ends[i]));
-    expect(lines).to.deep.equal(['a', 'b', 'c', 'd', 'e', 'f', 'g']);
+    expect(lines).to.deep.equal(['a', 'b', 'c', 'd', 'e\x0cf', 'g\x0bh']);
     // A final line break starts an empty line: Python's line count + 1, column 1 is the end of the text.
     expect(pythonLines('a\n').starts).to.deep.equal([0, 2]);
     expect(pythonLines('').starts).to.deep.equal([0]);
