@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { CheckItem } from '../src/engines/python/protocol.js';
 import { findActiveContent } from '../src/pdf/safety.js';
 import { paths, projectRoot } from '../src/paths.js';
+import { applyPatch, PATCH_TOOL } from './support/apply-patch.js';
 import { GOOD } from './support/fixtures.js';
 import { activeContentSeenByPdfjs, pdfjsView, pdfPages } from './support/pdf.js';
 import { itTex } from './support/tex.js';
@@ -26,11 +27,24 @@ const BAD = `Title
 See Missing_.
 `;
 
+/** Two safe fixes (the underline, the blank line after the list) and one suggested (the directive's name). */
+const MISTAKES = 'Getting started\n=======\n\n* one\nAfter the list.\n\n.. notte:: Mind the gap.\n';
+const SAFELY_FIXED = 'Getting started\n===============\n\n* one\n\nAfter the list.\n\n.. notte:: Mind the gap.\n';
+const ALL_FIXED = SAFELY_FIXED.replace('notte', 'note');
+/** Only safe fixes to make. */
+const SAFE_ONLY = 'Installation\n=====\n\nUse *args here.\n\n- a\n- b\nAfter.\n';
+const SAFE_ONLY_FIXED = 'Installation\n============\n\nUse \\*args here.\n\n- a\n- b\n\nAfter.\n';
 
-function rst2(args: string[], opts: { cwd: string; input?: string }): SpawnSyncReturns<Buffer> {
+function rst2(args: string[], opts: { cwd: string; input?: string | Buffer; uid?: number }): SpawnSyncReturns<Buffer> {
   const env = { ...process.env };
   delete env.RST2_LOG_LEVEL;
-  return spawnSync(process.execPath, [CLI, ...args], { cwd: opts.cwd, input: opts.input ?? '', env, timeout: 90_000 });
+  const as = opts.uid === undefined ? {} : { uid: opts.uid, gid: opts.uid };
+  return spawnSync(process.execPath, [CLI, ...args], { cwd: opts.cwd, input: opts.input ?? '', env, timeout: 90_000, ...as });
+}
+
+/** The summary lines (`FILE: N fixes applied, M problems left`) of a run's stderr, without the progress line. */
+function summaries(r: SpawnSyncReturns<Buffer>): string[] {
+  return r.stderr.toString().split('\n').filter((l) => l !== '' && l !== 'rst2: starting engines...');
 }
 
 describe('the rst2 command', function () {
@@ -176,5 +190,203 @@ describe('the rst2 command', function () {
     const r = rst2(['html', 'absent.rst'], { cwd: dir });
     expect(r.status).to.equal(1);
     expect(r.stderr.toString()).to.equal('rst2: cannot read absent.rst: no such file\n');
+  });
+});
+
+describe('rst2 check --fix and --diff', function () {
+  let dir: string;
+
+  beforeEach(function () {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rst2-cli-fix-'));
+  });
+
+  afterEach(function () {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const write = (name: string, text: string | Buffer): string => {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, text);
+    // Long ago, so that any rewrite shows in the mtime.
+    fs.utimesSync(file, new Date('2020-01-01T00:00:00Z'), new Date('2020-01-01T00:00:00Z'));
+    return file;
+  };
+  const read = (name: string): string => fs.readFileSync(path.join(dir, name), 'utf8');
+
+  it('--fix rewrites the file with its safe fixes and exits 0 when nothing is left; no temporary file stays', function () {
+    write('doc.rst', SAFE_ONLY);
+    const r = rst2(['check', '--fix', 'doc.rst'], { cwd: dir });
+    expect(r.status, r.stderr.toString()).to.equal(0);
+    expect(read('doc.rst')).to.equal(SAFE_ONLY_FIXED);
+    expect(r.stdout.toString()).to.equal('');
+    expect(summaries(r)).to.deep.equal(['doc.rst: 3 fixes applied, 0 problems left']);
+    expect(fs.readdirSync(dir)).to.deep.equal(['doc.rst']);
+    // Fixing a fixed file changes nothing, and does not write it.
+    const mtime = fs.statSync(path.join(dir, 'doc.rst')).mtimeMs;
+    const again = rst2(['check', '--fix', 'doc.rst'], { cwd: dir });
+    expect(again.status).to.equal(0);
+    expect(summaries(again)).to.deep.equal(['doc.rst: 0 fixes applied, 0 problems left']);
+    expect(fs.statSync(path.join(dir, 'doc.rst')).mtimeMs).to.equal(mtime);
+  });
+
+  it('--fix exits 1 when a problem with only a suggested fix is left, printing it as check does; --unsafe fixes it', function () {
+    write('doc.rst', MISTAKES);
+    const r = rst2(['check', '--fix', 'doc.rst'], { cwd: dir });
+    expect(r.status, r.stderr.toString()).to.equal(1);
+    expect(read('doc.rst')).to.equal(SAFELY_FIXED);
+    expect(r.stdout.toString()).to.equal('doc.rst:8: error: Unknown directive type "notte".\n');
+    expect(summaries(r)).to.deep.equal(['doc.rst: 2 fixes applied, 1 problem left (1 with a suggested fix: add --unsafe)']);
+
+    const unsafe = rst2(['check', '--fix', '--unsafe', 'doc.rst'], { cwd: dir });
+    expect(unsafe.status, unsafe.stderr.toString()).to.equal(0);
+    expect(read('doc.rst')).to.equal(ALL_FIXED);
+    expect(unsafe.stdout.toString()).to.equal('');
+    expect(summaries(unsafe)).to.deep.equal(['doc.rst: 1 fix applied, 0 problems left']);
+  });
+
+  it('--diff prints a unified diff that patch applies to give what --fix writes, and leaves the file as it was', function () {
+    write('mistakes.rst', MISTAKES);
+    const before = fs.statSync(path.join(dir, 'mistakes.rst')).mtimeMs;
+    const r = rst2(['check', '--diff', 'mistakes.rst'], { cwd: dir });
+    // A problem would be left.
+    expect(r.status, r.stderr.toString()).to.equal(1);
+    const diff = r.stdout.toString();
+    expect(diff).to.equal(
+      ['--- mistakes.rst', '+++ mistakes.rst', '@@ -1,7 +1,8 @@', ' Getting started', '-=======', '+===============', ' ', ' * one', '+', ' After the list.', ' ', ' .. notte:: Mind the gap.', ''].join('\n'),
+    );
+    expect(summaries(r)).to.deep.equal(['mistakes.rst:8: error: Unknown directive type "notte".', 'mistakes.rst: 2 fixes to apply, 1 problem left after them (1 with a suggested fix: add --unsafe)']);
+    // What the manual shows.
+    const page = fs.readFileSync(path.join(paths.docs, 'cli.rst'), 'utf8');
+    const shown = (language: string): string => {
+      const block = new RegExp(`^\\.\\. code:: ${language}\\n\\n((?: {3}.*\\n|\\n)+?)\\n(?=\\S)`, 'm').exec(page);
+      expect(block, `docs/cli.rst: the ${language} block`).to.not.equal(null);
+      return block![1]!.replace(/^ {3}/gm, '');
+    };
+    expect(shown('diff')).to.equal(diff);
+    expect(shown('text')).to.equal(summaries(r).join('\n') + '\n');
+    expect(read('mistakes.rst')).to.equal(MISTAKES);
+    expect(fs.statSync(path.join(dir, 'mistakes.rst')).mtimeMs).to.equal(before);
+
+    const unsafe = rst2(['check', '--diff', '--unsafe', 'mistakes.rst'], { cwd: dir });
+    expect(unsafe.status, unsafe.stderr.toString()).to.equal(0);
+    expect(read('mistakes.rst')).to.equal(MISTAKES);
+
+    if (PATCH_TOOL === undefined) {
+      console.log('      (not applied: neither patch nor git is installed)');
+      return;
+    }
+    for (const [d, fixArgs] of [[r, ['--fix']], [unsafe, ['--fix', '--unsafe']]] as const) {
+      const copy = fs.mkdtempSync(path.join(dir, 'copy-'));
+      fs.writeFileSync(path.join(copy, 'mistakes.rst'), MISTAKES);
+      applyPatch(copy, d.stdout);
+      const fixed = rst2(['check', ...fixArgs, 'mistakes.rst'], { cwd: dir });
+      expect(fixed.status).to.equal(d.status);
+      expect(fs.readFileSync(path.join(copy, 'mistakes.rst'), 'utf8')).to.equal(read('mistakes.rst'));
+      write('mistakes.rst', MISTAKES);
+    }
+  });
+
+  it('fixes several files in one run (the engines started once); a file that needs no fix is not rewritten', function () {
+    write('a.rst', MISTAKES);
+    write('b.rst', SAFE_ONLY);
+    write('clean.rst', ALL_FIXED);
+    const clean = fs.statSync(path.join(dir, 'clean.rst'));
+    const r = rst2(['check', '--fix', 'a.rst', 'clean.rst', 'b.rst', './a.rst'], { cwd: dir });
+    expect(r.status, r.stderr.toString()).to.equal(1);
+    expect(r.stderr.toString().split('rst2: starting engines...').length, 'one start').to.be.at.most(2);
+    expect(summaries(r)).to.deep.equal([
+      'a.rst: 2 fixes applied, 1 problem left (1 with a suggested fix: add --unsafe)',
+      'clean.rst: 0 fixes applied, 0 problems left',
+      'b.rst: 3 fixes applied, 0 problems left',
+    ]);
+    expect(r.stdout.toString()).to.equal('a.rst:8: error: Unknown directive type "notte".\n');
+    expect(read('a.rst')).to.equal(SAFELY_FIXED);
+    expect(read('b.rst')).to.equal(SAFE_ONLY_FIXED);
+    const after = fs.statSync(path.join(dir, 'clean.rst'));
+    expect([after.mtimeMs, after.ino]).to.deep.equal([clean.mtimeMs, clean.ino]);
+
+    const diff = rst2(['check', '--diff', '--unsafe', 'a.rst', 'b.rst', 'clean.rst'], { cwd: dir });
+    expect(diff.status, diff.stderr.toString()).to.equal(0);
+    expect(diff.stdout.toString().split('\n').filter((l) => /^(---|\+\+\+) /.test(l))).to.deep.equal(['--- a.rst', '+++ a.rst']);
+  });
+
+  it("keeps the file's BOM, CRLF line endings, mode and symbolic link", function () {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    write('crlf.rst', Buffer.concat([bom, Buffer.from(SAFE_ONLY.replaceAll('\n', '\r\n'))]));
+    fs.chmodSync(path.join(dir, 'crlf.rst'), 0o640);
+    fs.symlinkSync('crlf.rst', path.join(dir, 'link.rst'));
+    const r = rst2(['check', '--fix', 'link.rst'], { cwd: dir });
+    expect(r.status, r.stderr.toString()).to.equal(0);
+    expect(fs.lstatSync(path.join(dir, 'link.rst')).isSymbolicLink()).to.equal(true);
+    expect(fs.readFileSync(path.join(dir, 'crlf.rst')).equals(Buffer.concat([bom, Buffer.from(SAFE_ONLY_FIXED.replaceAll('\n', '\r\n'))]))).to.equal(true);
+    expect(fs.statSync(path.join(dir, 'crlf.rst')).mode & 0o777).to.equal(0o640);
+    expect(fs.readdirSync(dir).sort()).to.deep.equal(['crlf.rst', 'link.rst']);
+  });
+
+  it('--fix - reads standard input and writes the fixed text to standard output, the problems left to standard error', function () {
+    const r = rst2(['check', '--fix', '-'], { cwd: dir, input: MISTAKES });
+    expect(r.status).to.equal(1);
+    expect(r.stdout.toString()).to.equal(SAFELY_FIXED);
+    expect(summaries(r)).to.deep.equal(['<stdin>:8: error: Unknown directive type "notte".', '<stdin>: 2 fixes applied, 1 problem left (1 with a suggested fix: add --unsafe)']);
+    const all = rst2(['check', '--fix', '--unsafe', '-'], { cwd: dir, input: MISTAKES });
+    expect(all.status).to.equal(0);
+    expect(all.stdout.toString()).to.equal(ALL_FIXED);
+  });
+
+  it('plain check takes several files too, one exit status for all', function () {
+    write('a.rst', MISTAKES);
+    write('clean.rst', ALL_FIXED);
+    const r = rst2(['check', 'clean.rst', 'a.rst'], { cwd: dir });
+    expect(r.status).to.equal(1);
+    expect(r.stdout.toString()).to.equal(['a.rst:2: warning: Title underline too short.', 'a.rst:5: warning: Bullet list ends without a blank line; unexpected unindent.', 'a.rst:7: error: Unknown directive type "notte".', ''].join('\n'));
+    expect(rst2(['check', 'clean.rst', 'clean.rst'], { cwd: dir }).status).to.equal(0);
+  });
+
+  it('refuses wrong combinations (exit 2, nothing touched), and a FILE it cannot read before touching any', function () {
+    write('doc.rst', MISTAKES);
+    for (const args of [
+      ['check', '--fix', '--diff', 'doc.rst'],
+      ['check', '--unsafe', 'doc.rst'],
+      ['check', '--fix', '--format', 'json', 'doc.rst'],
+      ['check', '--format', 'json', 'doc.rst', 'doc2.rst'],
+      ['check', '--fix', '-', 'doc.rst'],
+      ['check', '--fix'],
+    ]) {
+      const r = rst2(args, { cwd: dir });
+      expect(r.status, args.join(' ')).to.equal(2);
+      expect(r.stderr.toString(), args.join(' ')).to.match(/^rst2: /).and.include('usage: rst2');
+    }
+    const missing = rst2(['check', '--fix', 'doc.rst', 'absent.rst'], { cwd: dir });
+    expect(missing.status).to.equal(1);
+    expect(missing.stderr.toString()).to.equal('rst2: cannot read absent.rst: no such file\n');
+    expect(read('doc.rst')).to.equal(MISTAKES);
+  });
+
+  it('a file it may not write, or in a folder it may not write, is left as it was: rst2: cannot write FILE, exit 1, no temporary file', function () {
+    // The superuser may write anything: it runs the command as nobody.
+    const uid = process.getuid?.() === 0 ? 65534 : undefined;
+    const own = (p: string): void => {
+      if (uid !== undefined) fs.chownSync(p, uid, uid);
+    };
+    own(dir);
+    own(write('doc.rst', MISTAKES));
+    fs.chmodSync(path.join(dir, 'doc.rst'), 0o444);
+    const r = rst2(['check', '--fix', 'doc.rst'], { cwd: dir, uid });
+    expect(r.status, r.stderr.toString()).to.equal(1);
+    expect(r.stderr.toString()).to.include('rst2: cannot write doc.rst: permission denied\n');
+    expect(read('doc.rst')).to.equal(MISTAKES);
+    expect(fs.readdirSync(dir)).to.deep.equal(['doc.rst']);
+
+    fs.chmodSync(path.join(dir, 'doc.rst'), 0o644);
+    fs.chmodSync(dir, 0o555);
+    try {
+      const folder = rst2(['check', '--fix', 'doc.rst'], { cwd: dir, uid });
+      expect(folder.status, folder.stderr.toString()).to.equal(1);
+      expect(folder.stderr.toString()).to.include('rst2: cannot write doc.rst: permission denied\n');
+      expect(read('doc.rst')).to.equal(MISTAKES);
+      expect(fs.readdirSync(dir)).to.deep.equal(['doc.rst']);
+    } finally {
+      fs.chmodSync(dir, 0o755);
+    }
   });
 });

@@ -2,14 +2,17 @@
  * `rst2 html`, `rst2 pdf` and `rst2 check`: the service's renderings on the
  * command line, through the same Renderer with the same engines and settings
  * but no HTTP server and no cache (one worker per engine, timeouts from the
- * environment as for the service).
+ * environment as for the service). `check --fix` and `--diff` (fix.ts) run
+ * the `fix` operation on each FILE, with the engines started once for all.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 
 import { NO_CACHE } from '../cache/render-cache.js';
 import { loadConfig } from '../config.js';
 import { DEFAULT_DIALECT, DIALECTS } from '../dialects.js';
 import { makeDocument } from '../documents/document.js';
+import type { FixResult } from '../engines/python/contract.js';
 import type { CheckItem } from '../engines/python/protocol.js';
 import { MissingPdfEngine } from '../engines/tex/missing-engine.js';
 import { createPdfEngine, createPythonEngine } from '../engines/create.js';
@@ -25,12 +28,15 @@ import type { RenderOperation, RenderOptions } from '../rendering.js';
 import { loadCatalogue } from '../styles.js';
 import { readVersions } from '../versions.js';
 import { parseArgs, UsageError, type ArgSpec } from './args.js';
+import { formatCheck, readInput, writeStdout, type Input } from './files.js';
+import { fixFiles } from './fix.js';
 
 export const RENDER_USAGE = [
   'usage: rst2 html FILE [--style S] [--dialect D] [-o OUT]',
   '       rst2 pdf FILE [--class C] [--style S] [--toc] [--dialect D] [-o OUT]',
-  '       rst2 check FILE [--format json|text] [--dialect D]',
-  `FILE may be - for standard input. D is one of ${DIALECTS.join(', ')} (default ${DEFAULT_DIALECT}).`,
+  '       rst2 check FILE... [--format json|text] [--dialect D]',
+  '       rst2 check --fix|--diff [--unsafe] [--dialect D] FILE...',
+  `FILE may be - for standard input (alone). D is one of ${DIALECTS.join(', ')} (default ${DEFAULT_DIALECT}).`,
 ].join('\n');
 
 // Show "starting engines..." only when the warm-up is noticeable.
@@ -49,31 +55,7 @@ function oneFile(positionals: string[]): string {
 }
 
 async function readSource(file: string): Promise<string> {
-  let bytes: Buffer;
-  if (file === '-') {
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    bytes = Buffer.concat(chunks);
-  } else {
-    try {
-      bytes = await fs.promises.readFile(file);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      throw new ServiceError(Code.unreadable, `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (err as Error).message}`);
-    }
-  }
-  try {
-    // The service refuses invalid UTF-8 rather than quietly replacing it; so does the CLI.
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
-  } catch {
-    throw new ServiceError(Code.invalid_utf8, `${file === '-' ? 'standard input' : file} is not valid UTF-8`);
-  }
-}
-
-function writeStdout(data: string | Buffer): Promise<void> {
-  return new Promise((resolve, reject) => {
-    process.stdout.write(data, (err) => (err ? reject(err) : resolve()));
-  });
+  return (await readInput(file)).text;
 }
 
 function outputTo(out: string | undefined): Output {
@@ -95,27 +77,37 @@ function cliLogger(env: NodeJS.ProcessEnv): Logger {
   return createLogger(level);
 }
 
-/** Starts the engines (pdfTeX only for a PDF), renders once through the Renderer, stops them. */
-async function render(op: RenderOperation, options: RenderOptions, source: string): Promise<Buffer> {
+/** A rendering through the Renderer of engines that are running. */
+type RenderWith = (op: RenderOperation, options: RenderOptions, source: string) => Promise<Buffer>;
+
+/** Starts the engines (pdfTeX only for a PDF), lets `use` render through the Renderer, stops them. */
+async function withEngines<T>(needsPdf: boolean, use: (render: RenderWith) => Promise<T>): Promise<T> {
   // A one-shot command would exit before a format it asked for is made.
   const config = { ...loadConfig(process.env), texFormatBytes: 0 };
   const log = cliLogger(process.env);
   const python = createPythonEngine(config, log, 1);
-  const pdf: PdfEngine = op === 'pdf' ? await createPdfEngine(config, log, 1) : new MissingPdfEngine('not needed for this command.');
+  const pdf: PdfEngine = needsPdf ? await createPdfEngine(config, log, 1) : new MissingPdfEngine('not needed for this command.');
   const timer = setTimeout(() => process.stderr.write('rst2: starting engines...\n'), PROGRESS_AFTER_MS);
   try {
     await Promise.all([python.start(), pdf.start()]).finally(() => clearTimeout(timer));
     // A file on the command line has no URL: its relative images have nothing to resolve against.
     const images = imageResolverFor(config, NO_CACHE);
     const renderer = new Renderer({ python, pdf, cache: NO_CACHE, images, renderKeySalt: readVersions().renderKeySalt });
-    const document = makeDocument(source);
     const report = (problem: ImageProblem): void => {
       process.stderr.write(`rst2: image ${problem.uri.slice(0, 300)}: ${problem.reason} (shown as a placeholder)\n`);
     };
-    return (await renderer.render(renderer.key(op, options, document), op, options, document, report)).body;
+    return await use(async (op, options, source) => {
+      const document = makeDocument(source);
+      return (await renderer.render(renderer.key(op, options, document), op, options, document, report)).body;
+    });
   } finally {
     await Promise.allSettled([python.close(), pdf.close()]);
   }
+}
+
+/** Starts the engines, renders once, stops them. */
+function render(op: RenderOperation, options: RenderOptions, source: string): Promise<Buffer> {
+  return withEngines(op === 'pdf', (renderWith) => renderWith(op, options, source));
 }
 
 const HTML_OPTIONS: Record<string, ArgSpec> = { style: { kind: 'value' }, dialect: { kind: 'value' }, output: { kind: 'value', short: 'o' } };
@@ -126,7 +118,7 @@ const PDF_OPTIONS: Record<string, ArgSpec> = {
   dialect: { kind: 'value' },
   output: { kind: 'value', short: 'o' },
 };
-const CHECK_OPTIONS: Record<string, ArgSpec> = { format: { kind: 'value' }, dialect: { kind: 'value' } };
+const CHECK_OPTIONS: Record<string, ArgSpec> = { format: { kind: 'value' }, dialect: { kind: 'value' }, fix: { kind: 'flag' }, diff: { kind: 'flag' }, unsafe: { kind: 'flag' } };
 
 /** Returns the exit status. */
 export async function html(args: string[]): Promise<number> {
@@ -158,19 +150,47 @@ export async function pdf(args: string[]): Promise<number> {
   return 0;
 }
 
-export function formatCheck(file: string, items: readonly CheckItem[]): string {
-  const name = file === '-' ? '<stdin>' : file;
-  return items.map((i) => `${name}:${i.line ?? '?'}: ${i.type}: ${i.message}\n`).join('');
+/** check's FILEs: one or more, `-` only alone, each once. */
+function checkFiles(positionals: string[]): string[] {
+  if (positionals.length === 0) throw new UsageError('missing FILE (use - for standard input)');
+  if (positionals.length > 1 && positionals.includes('-')) throw new UsageError('- (standard input) must be the only FILE');
+  // The same file named twice (doc.rst, ./doc.rst) is checked, and fixed, once.
+  const seen = new Set<string>();
+  const files: string[] = [];
+  for (const file of positionals) {
+    const key = file === '-' ? file : path.resolve(file);
+    if (!seen.has(key)) files.push(file);
+    seen.add(key);
+  }
+  return files;
 }
 
 export async function check(args: string[]): Promise<number> {
   const parsed = parseArgs(args, CHECK_OPTIONS);
-  const file = oneFile(parsed.positionals);
+  const files = checkFiles(parsed.positionals);
+  const mode = parsed.flags.has('fix') ? 'fix' : parsed.flags.has('diff') ? 'diff' : undefined;
+  if (parsed.flags.has('fix') && parsed.flags.has('diff')) throw new UsageError('choose --fix (rewrite the files) or --diff (show the changes), not both');
+  if (mode === undefined && parsed.flags.has('unsafe')) throw new UsageError('--unsafe goes with --fix or --diff');
   const catalogue = loadCatalogue(paths.styles);
   const format = choose(FORMAT, parsed.values.format, catalogue);
-  const options = { dialect: choose(OPTIONS.Dialect, parsed.values.dialect, catalogue) };
-  const source = await readSource(file);
-  const items = JSON.parse((await render('check', options, source)).toString('utf8')) as CheckItem[];
-  await writeStdout(format === 'json' ? JSON.stringify(items, null, 2) + '\n' : formatCheck(file, items));
-  return items.length > 0 ? 1 : 0;
+  if (format === 'json' && (mode !== undefined || files.length > 1)) throw new UsageError('--format json takes one FILE, without --fix or --diff');
+  const dialect = choose(OPTIONS.Dialect, parsed.values.dialect, catalogue);
+  // Every FILE is read before any is checked or changed: one that cannot be read stops the command with none touched.
+  const inputs: Input[] = [];
+  for (const file of files) inputs.push(await readInput(file));
+  if (mode !== undefined) {
+    const options = { dialect, unsafe: parsed.flags.has('unsafe') ? '1' : '0' };
+    return withEngines(false, (renderWith) =>
+      fixFiles(inputs, mode, parsed.flags.has('unsafe'), async (text) => JSON.parse((await renderWith('fix', options, text)).toString('utf8')) as FixResult),
+    );
+  }
+  return withEngines(false, async (renderWith) => {
+    let found = 0;
+    for (const { file, text } of inputs) {
+      const items = JSON.parse((await renderWith('check', { dialect }, text)).toString('utf8')) as CheckItem[];
+      await writeStdout(format === 'json' ? JSON.stringify(items, null, 2) + '\n' : formatCheck(file, items));
+      found += items.length;
+    }
+    return found > 0 ? 1 : 0;
+  });
 }
