@@ -248,6 +248,10 @@ describe('editor page in Chromium', function () {
   it('downloads a PDF with the chosen class, style and contents; a refused PDF shows the service error', async () => {
     const page = await open();
     await replaceSource(page, 'Printed\n=======\n\nSection\n-------\n\nText for the PDF.\n');
+    // The live preview of this text reports to the same status line: let it
+    // finish first, or on a slow machine it overwrites "PDF ready".
+    await page.frameLocator('#preview').locator('body', { hasText: 'Text for the PDF.' }).waitFor({ timeout: WAIT_MS });
+    await page.locator('#status', { hasText: /^Rendered/ }).waitFor({ timeout: WAIT_MS });
     expect(await page.locator('#pdf-class option').allTextContents()).to.include('scrartcl');
     expect(await page.locator('#pdf-style option').allTextContents()).to.include('zope');
     await page.locator('#pdf-class').selectOption('scrartcl');
@@ -261,6 +265,8 @@ describe('editor page in Chromium', function () {
 
     // A document LaTeX cannot typeset is a 422: the JSON message reaches the status line.
     await replaceSource(page, 'Failing\n=======\n\nMaths: :math:`x^{2}^{3}`\n');
+    await page.frameLocator('#preview').locator('body', { hasText: 'Maths:' }).waitFor({ timeout: WAIT_MS });
+    await page.locator('#status', { hasText: /^Rendered/ }).waitFor({ timeout: WAIT_MS });
     await page.locator('#pdf').click();
     const status = page.locator('#status.error', { hasText: /^No PDF/ });
     await status.waitFor({ timeout: WAIT_MS });
