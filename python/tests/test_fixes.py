@@ -95,6 +95,21 @@ class FixTest(unittest.TestCase):
         [problem] = check(".. toctree::\n")
         self.assertNotIn("fix", problem)
 
+    def test_trials_are_bounded(self):
+        # Each inline fix is tried on its block: a document of many unmatched
+        # stars must not cost a trial per star. Every problem is still
+        # reported; past the budget, without a fix.
+        from rst2 import fixes
+
+        text = "\n\n".join("para %d *x" % i for i in range(fixes.MAX_TRIALS * 2)) + "\n"
+        problems = check(text)
+        self.assertEqual(len(problems), fixes.MAX_TRIALS * 2)
+        with_fix = [p for p in problems if "fix" in p]
+        self.assertTrue(0 < len(with_fix) <= fixes.MAX_TRIALS)
+        # A block too long to try is reported without a fix.
+        [long_one] = check("*x " + "word " * 2000 + "\n")
+        self.assertNotIn("fix", long_one)
+
     def test_no_fix_is_offered_where_none_is_known(self):
         problems = check(".. include:: other.rst\n")
         self.assertTrue(problems)

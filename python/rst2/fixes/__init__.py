@@ -24,6 +24,16 @@ RULES = titles.RULES + blocks.RULES + inline.RULES + names.RULES
 # another; a fix that did is made again from the new text next time.
 MAX_PASSES = 4
 
+# The trial checks one document's fixes may run (a rule tries a change on
+# its block alone): without a bound, a document of a thousand unmatched
+# ``*`` would make check a thousand times slower than it was before fixes
+# existed. Past the bound, problems simply come without a fix.
+MAX_TRIALS = 64
+
+# A pass that leaves more problems is retried a fix at a time, each with a
+# whole check: at most this many.
+MAX_SINGLE_TRIES = 8
+
 _EXPLICIT_TARGET = re.compile(r"^\s*\.\.\s+_(`?)(.+?)\1:(\s|$)")
 
 
@@ -35,6 +45,7 @@ class Context:
         self.dialect = dialect
         self._document = None
         self.memo = {}
+        self.trials_left = MAX_TRIALS
         self._targets = None
 
     @property
@@ -45,7 +56,10 @@ class Context:
         return self._document
 
     def check_text(self, text):
-        """The problems of ``text`` alone, in the same dialect (a rule's trial)."""
+        """The problems of ``text`` alone, in the same dialect (a rule's trial); None past the budget."""
+        if self.trials_left <= 0:
+            return None
+        self.trials_left -= 1
         return collect(text, "null", self.dialect)[0]
 
     def target_names(self):
@@ -131,7 +145,7 @@ def fix_document(text, dialect="docutils", unsafe=False):
 
 
 def _one_at_a_time(text, chosen, items, dialect):
-    for candidate in chosen:
+    for candidate in chosen[:MAX_SINGLE_TRIES]:
         new_text, done = apply(text, [candidate])
         new_items = check(new_text, dialect)
         if done and len(new_items) < len(items):

@@ -20,6 +20,9 @@ _END = {"_`": "`"}
 # How many places in one block are tried before giving up.
 _MAX_TRIES = 24
 
+# A text block longer than this gets no trials (characters).
+_MAX_BLOCK = 8000
+
 
 def _block(source, line):
     """Lines ``line``.. up to the next blank line: where docutils' text block is."""
@@ -70,8 +73,12 @@ class StartWithoutEnd:
             return None
         last = _block(source, first)
         lines = [source.line(n) for n in range(first, last + 1)]
+        if sum(len(line) for line in lines) > _MAX_BLOCK:
+            return None  # each trial would parse it all again
         taken = context.memo.setdefault(("inline", first), set())
         baseline = context.check_text("\n".join(_escape(lines, taken)))
+        if baseline is None:
+            return None
         wanted = sum(1 for i in baseline if i["message"] == item["message"])
         if wanted == 0:
             return None
@@ -87,6 +94,8 @@ class StartWithoutEnd:
                 if tries > _MAX_TRIES:
                     return None
                 trial = context.check_text("\n".join(_escape(lines, taken | {("escape", offset, column, start)})))
+                if trial is None:
+                    return None
                 if sum(1 for i in trial if i["message"] == item["message"]) < wanted and len(trial) < len(baseline):
                     taken.add(("escape", offset, column, start))
                     taken.add((offset, column))
@@ -115,6 +124,8 @@ class StartWithoutEnd:
                     return None
                 closing = ("close", offset, found.start(2), found.end(2))
                 trial = context.check_text("\n".join(_escape(lines, taken | {closing})))
+                if trial is None:
+                    return None
                 if sum(1 for i in trial if i["message"] == item["message"]) < wanted and len(trial) < problems:
                     # The same block's other warnings are judged with it closed:
                     # a space-broken end-string is also a start-string of its own.
