@@ -125,7 +125,7 @@ export const OPERATIONS: readonly OperationEntry[] = [
     summary: 'Fix what check finds (our addition)',
     description:
       'The document with the fixes of its problems applied: the safe ones (they cannot change what a correct part of the document means), ' +
-      'and with `unsafe=1` the suggested ones too. Fixes are applied in passes until nothing more changes (at most four), and a pass that ' +
+      'and with `unsafe=1` the suggested ones too. Fixes are applied in passes until nothing more changes (at most sixteen), and a pass that ' +
       'would leave more problems than it found is not kept. `format=json` answers the fixed text, the fixes applied and the problems left.',
     tag: 'check',
     render: 'fix',

@@ -20,9 +20,12 @@ from .edits import Source, apply
 
 RULES = titles.RULES + blocks.RULES + inline.RULES + names.RULES
 
-# At most this many passes: each applies every fix that does not overlap
-# another; a fix that did is made again from the new text next time.
-MAX_PASSES = 4
+# Passes go on while each leaves fewer problems, at most this many: each
+# applies every fix that does not overlap another (a fix that did is made
+# again from the new text next time), and a document whose fixes outrun one
+# pass's trial budget (below) is finished by the next, so that fixing a
+# fixed document changes nothing.
+MAX_PASSES = 16
 
 # The trial checks one document's fixes may run (a rule tries a change on
 # its block alone): without a bound, a document of a thousand unmatched
