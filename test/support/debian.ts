@@ -145,6 +145,26 @@ export function docutilsDocuments(): CorpusDocument[] {
 }
 
 /**
+ * A sitecustomize in `dir`/boot: Debian's docutils reads its writers' data
+ * from /usr/share/docutils (its _datadir patch); there it reads it from the
+ * same path under `dir`. `what` says in the file what `dir` holds.
+ */
+export function writeDatadirRedirect(dir: string, what: string): void {
+  fs.mkdirSync(path.join(dir, 'boot'), { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, 'boot', 'sitecustomize.py'),
+    [
+      `# rst2: Debian's docutils reads its writers' data from /usr/share/docutils; here from ${what}.`,
+      'import docutils',
+      `_root = ${JSON.stringify(dir)}`,
+      '_orig = docutils._datadir',
+      'docutils._datadir = lambda path, *args: _root + _orig(path, *args)',
+      '',
+    ].join('\n'),
+  );
+}
+
+/**
  * The environment for Debian's CPython (/usr/bin/python3) to run the
  * docutils and Pygments of the Python bundle (wasm/python/bundle.tar), so
  * that native baselines and oracles run the versions the workers run. The
@@ -156,19 +176,9 @@ export function nativeBundleEnv(extraPath: string[] = []): NodeJS.ProcessEnv {
   const dir = path.join(cacheRoot(), 'native-bundle', bundleManifest().key);
   if (!fs.existsSync(path.join(dir, 'ready'))) {
     fs.rmSync(dir, { recursive: true, force: true });
-    fs.mkdirSync(path.join(dir, 'boot'), { recursive: true });
+    fs.mkdirSync(dir, { recursive: true });
     execFileSync('tar', ['-xf', paths.pythonBundle, '-C', dir]);
-    fs.writeFileSync(
-      path.join(dir, 'boot', 'sitecustomize.py'),
-      [
-        "# rst2: Debian's docutils reads its writers' data from /usr/share/docutils; here from the unpacked bundle.",
-        'import docutils',
-        `_root = ${JSON.stringify(dir)}`,
-        '_orig = docutils._datadir',
-        'docutils._datadir = lambda path, *args: _root + _orig(path, *args)',
-        '',
-      ].join('\n'),
-    );
+    writeDatadirRedirect(dir, 'the unpacked bundle');
     fs.writeFileSync(path.join(dir, 'ready'), '');
   }
   const lib = fs.readdirSync(path.join(dir, 'lib')).find((d) => d.startsWith('python3'));
