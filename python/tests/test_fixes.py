@@ -20,9 +20,14 @@ CASES = {
     "literal": ("x ``lit and more\n", "x \\`\\`lit and more\n", "safe"),
     "interpreted": ("x `interp and\n", "x \\`interp and\n", "safe"),
     "target": ("see Foo_\n\n.. _Fo: http://x\n", "see Fo_\n\n.. _Fo: http://x\n", "suggested"),
-    "phrase target": ("see `Bar baz`_\n\n.. _bar bz: http://y\n", "see `bar bz`_\n\n.. _bar bz: http://y\n", "suggested"),
+    "phrase target": ("see `Bar baz`_\n\n.. _bar bz: http://y\n", "see `Bar bz`_\n\n.. _bar bz: http://y\n", "suggested"),
+    "target, the author's case kept": ("see Flke8_\n\n.. _flake8: http://x\n", "see Flake8_\n\n.. _flake8: http://x\n", "suggested"),
+    "indirect target": ("see a_\n\n.. _a: howo_\n.. _howto: http://x\n", "see a_\n\n.. _a: howto_\n.. _howto: http://x\n", "suggested"),
+    "anonymous indirect target": ("see `a`__\n\n__ howo_\n.. _howto: http://x\n", "see `a`__\n\n__ howto_\n.. _howto: http://x\n", "suggested"),
     "section target": ("Getting Started\n===============\n\nSee `Getting Stared`_.\n", "Getting Started\n===============\n\nSee `Getting Started`_.\n", "suggested"),
     "role": ("x :emphsis:`y`\n", "x :emphasis:`y`\n", "suggested"),
+    "role in capitals, two letters swapped": ("see :PPE:`8`\n", "see :PEP:`8`\n", "suggested"),
+    "role of a standard include": (".. include:: <s5defs.txt>\n\n:purpel:`x`\n", ".. include:: <s5defs.txt>\n\n:purple:`x`\n", "suggested"),
     "directive": (".. notee:: hi\n", ".. note:: hi\n", "suggested"),
     "option": (".. image:: a.png\n   :widht: 3\n", ".. image:: a.png\n   :width: 3\n", "suggested"),
     "title level": ("A\n=\n\nB\n-\n\nC\n=\n\nD\n~\n", "A\n=\n\nB\n-\n\nC\n=\n\nD\n-\n", "suggested"),
@@ -109,6 +114,27 @@ class FixTest(unittest.TestCase):
         # A block too long to try is reported without a fix.
         [long_one] = check("*x " + "word " * 2000 + "\n")
         self.assertNotIn("fix", long_one)
+
+    def test_a_name_of_its_own_is_no_typo(self):
+        # CPython's :opcode: role and deprecated-removed directive are two
+        # and eight edits from "code" and "deprecated": names of their own.
+        for text in (":opcode:`NOP`\n", ".. deprecated-removed:: 3.12 3.14\n\n   Gone.\n"):
+            with self.subTest(text):
+                [problem] = check(text, "sphinx")
+                self.assertNotIn("fix", problem)
+
+    def test_the_fewest_typos_win(self):
+        from rst2.fixes.names import closest
+
+        self.assertEqual(closest("ppe", {"pep", "purple"}), "pep")
+        self.assertEqual(closest("widht", {"width", "height", "align"}), "width")
+        self.assertIsNone(closest("opcode", {"code", "option"}))
+
+    def test_a_markdown_code_fence_is_not_escaped(self):
+        # One backslash in three backticks would hide that the text is Markdown.
+        problems = check("Intro.\n\n```python\nimport os\n\nprint(os)\n```\n")
+        self.assertTrue(problems)
+        self.assertEqual([p for p in problems if "fix" in p], [])
 
     def test_no_fix_is_offered_where_none_is_known(self):
         problems = check(".. include:: other.rst\n")

@@ -12,8 +12,10 @@ pass that leaves more problems than it found.
 import re
 
 from docutils.nodes import section
+from docutils.parsers.rst.directives.misc import Include
 
 from .. import dialects as _dialects
+from ..directives import STANDARD_INCLUDES
 from ..messages import collect
 from . import blocks, inline, names, titles
 from .edits import Source, apply
@@ -38,6 +40,8 @@ MAX_TRIALS = 64
 MAX_SINGLE_TRIES = 8
 
 _EXPLICIT_TARGET = re.compile(r"^\s*\.\.\s+_(`?)(.+?)\1:(\s|$)")
+_ROLE_DEFINITION = re.compile(r"^\s*\.\.\s+role::\s+([\w.+:-]+)", re.M)
+_STANDARD_INCLUDE = re.compile(r"^\s*\.\.\s+include::\s+<([^>]+)>\s*$", re.M)
 
 
 class Context:
@@ -89,7 +93,15 @@ class Context:
         return self._targets
 
     def role_names(self):
-        local = {m.group(1).lower() for m in re.finditer(r"^\s*\.\.\s+role::\s+([\w.+:-]+)", self.source.text, re.M)}
+        """The dialect's roles and those the document defines, itself or in a standard include (``<s5defs.txt>``)."""
+        texts = [self.source.text]
+        for found in _STANDARD_INCLUDE.finditer(self.source.text):
+            if found.group(1) in STANDARD_INCLUDES:
+                try:
+                    texts.append((Include.standard_include_path / found.group(1)).read_text(encoding="utf-8"))
+                except OSError:
+                    pass
+        local = {m.group(1).lower() for text in texts for m in _ROLE_DEFINITION.finditer(text)}
         return names.known_roles(self.dialect) | local
 
     def directive_names(self):

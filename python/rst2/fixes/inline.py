@@ -33,12 +33,18 @@ def _block(source, line):
 
 
 def _candidates(text, start):
-    """Places where ``start`` may open inline markup: not escaped, not inside a word, followed by text."""
+    """Places where ``start`` may open inline markup: not escaped, not inside a word, followed by text.
+
+    Not inside a longer run of its character: ```` ```python ```` is a
+    Markdown code fence, and a backslash before one of its backticks would
+    hide that the document is Markdown (the fix is to write it as
+    reStructuredText, or to declare it Markdown), not mend it.
+    """
     at = text.find(start)
     while at != -1:
         before = text[at - 1] if at else " "
         after = text[at + len(start)] if at + len(start) < len(text) else " "
-        if before != "\\" and not before.isalnum() and not after.isspace() and after != start[-1]:
+        if before not in ("\\", start[0]) and not before.isalnum() and not after.isspace() and after != start[-1]:
             yield at
         at = text.find(start, at + len(start))
 

@@ -13,10 +13,42 @@ from .edits import edit, fix
 _SIMPLE_NAME = re.compile(r"^\w+(?:[-._+:]\w+)*$", re.UNICODE)
 
 
-def closest(name, known, cutoff=0.6):
-    """The known name most like ``name`` (difflib's ratio), or None."""
-    found = difflib.get_close_matches(name, sorted(set(known) - {name}), n=1, cutoff=cutoff)
-    return found[0] if found else None
+def closest(name, known):
+    """The known name ``name`` is most likely a typo of, or None.
+
+    Typos are a letter dropped, added, changed or swapped with the next:
+    a name qualifies with at most one such edit per four letters (one for
+    the shortest), and the fewest edits win (``ppe`` is ``pep``, one swap,
+    before ``purple``), then difflib's ratio, then the name. A name further
+    off is not a typo but a name of its own (CPython's ``opcode`` role is
+    no misspelt ``code``), and gets no look-alike.
+    """
+    best = None
+    most = max(1, len(name) // 4)
+    matcher = difflib.SequenceMatcher(autojunk=False)
+    matcher.set_seq2(name)
+    for other in set(known) - {name}:
+        if abs(len(other) - len(name)) > most:
+            continue
+        edits = _typos(name, other)
+        if edits <= most:
+            matcher.set_seq1(other)
+            key = (edits, -matcher.ratio(), other)
+            best = key if best is None or key < best else best
+    return best[2] if best else None
+
+
+def _typos(a, b):
+    """The edits (insert, delete, change, swap two neighbours) that make ``a`` into ``b``."""
+    previous, current = None, list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        before, previous, current = previous, current, [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                current[j] = min(current[j], before[j - 2] + 1)
+    return current[len(b)]
 
 
 def _lines_from(source, first, last=None):
@@ -30,23 +62,32 @@ def _lines_from(source, first, last=None):
 
 
 class UnknownTarget:
-    """Unknown target name: "name".
+    """Unknown target name: "name"; an indirect target refers to one that does not exist.
 
     What it does: points the reference at the existing target whose name is
-    closest to it, written as its definition writes it.
+    closest to it. The reference keeps the author's spelling where it
+    agrees with the target's name (``Flke8_`` becomes ``Flake8_`` for a
+    target ``flake8``: names are compared without case), so its text reads
+    as the author wrote it, with the letters the target's name adds.
     Why: a reference to nothing is an error; the text links nowhere.
     Example: ``see Instalation_`` with ``.. _Installation: ...``; fixed:
-    ``see Installation_``.
+    ``see Installation_``. Also ``__ instalation_`` (an anonymous or named
+    target that refers to another by name).
     Fix safety: suggested; the closest name is a guess, and the reference's
     text changes with it.
     """
 
     code = "unknown-target"
-    message = re.compile(r'^Unknown target name: "(.+)"\.$')
+    message = re.compile(r'^(?:Unknown target name: "(.+)"|Indirect hyperlink target .*refers to target "(.+)", which does not exist)\.$', re.S)
 
     def fix(self, context, item, match):
-        name = match.group(1)
+        name = match.group(1) or match.group(2)
         targets = context.target_names()
+        if match.group(2):
+            # Not the indirect target's own name: that would be a loop.
+            own = _EXPLICIT_NAME.match(context.source.line(item["line"]) or "")
+            if own:
+                targets = {k: v for k, v in targets.items() if k != fully_normalize_name(own.group(2))}
         best = closest(name, targets)
         if best is None:
             return None
@@ -57,27 +98,47 @@ class UnknownTarget:
         return None
 
 
+_EXPLICIT_NAME = re.compile(r"^\s*\.\.\s+_(`?)(.+?)\1:(\s|$)")
+
+
+def respell(author, target):
+    """``author``'s reference text changed into ``target``'s name, keeping the author's letters where they agree.
+
+    Names are matched as docutils matches them, without case; the letters
+    the target adds or changes come from the target. The result always
+    names the target (else the target's own spelling is the answer).
+    """
+    matcher = difflib.SequenceMatcher(None, author.lower(), target.lower(), autojunk=False)
+    out = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        out.append(author[i1:i2] if tag == "equal" else target[j1:j2])
+    result = "".join(out)
+    return result if fully_normalize_name(result) == fully_normalize_name(target) else target
+
+
 def _reference_forms(text, name, written):
-    """Where ``text`` refers to ``name``, and the same reference to ``written``."""
-    simple = _SIMPLE_NAME.match(written) is not None
+    """Where ``text`` refers to ``name``, and the same reference to ``written`` (spelt as the author would)."""
     # `phrase`_ or `text <name_>`_
     for found in re.finditer(r"`([^`]+)`_(?!_)", text):
         inner = found.group(1)
         alias = re.match(r"^(.*?)\s*<([^<>]+)_>$", inner, re.S)
         if alias and fully_normalize_name(alias.group(2)) == name:
-            yield found, "`%s <%s_>`_" % (alias.group(1), written)
+            yield found, "`%s <%s_>`_" % (alias.group(1), respell(alias.group(2), written))
         elif fully_normalize_name(inner) == name:
-            yield found, ("%s_" % written) if simple and found.start() > 0 and not text[found.start() - 1].isalnum() else "`%s`_" % written
+            yield found, "`%s`_" % respell(inner, written)
     for found in re.finditer(r"(?<![\w`])([\w][\w.+:-]*)_(?![\w_])", text):
         if fully_normalize_name(found.group(1)) == name:
-            yield found, ("%s_" % written) if simple else "`%s`_" % written
+            new = respell(found.group(1), written)
+            yield found, ("%s_" % new) if _SIMPLE_NAME.match(new) else "`%s`_" % new
 
 
 class UnknownRole:
     """Unknown interpreted text role "name".
 
     What it does: renames the role to the closest role the dialect knows
-    (docutils' roles, the dialect's, and those the document defines).
+    (docutils' roles, the dialect's, those the document defines and those of
+    a standard file it includes, ``<s5defs.txt>``), compared without case; a
+    name in capitals stays in capitals (``:PPE:`` becomes ``:PEP:``).
     Why: an unknown role is an error, and its text is shown as a problem.
     Example: ``:emphasys:`word```; fixed: ``:emphasis:`word```.
     Fix safety: suggested; the closest name is a guess.
@@ -90,13 +151,17 @@ class UnknownRole:
         name = match.group(1)
         if context.known_elsewhere("roles", name):
             return None  # a Sphinx role in a docutils document: the dialect is what to change
-        best = closest(name, context.role_names())
+        # Role names are matched without case (``:PEP:`` is ``pep``).
+        best = closest(name.lower(), context.role_names())
         if best is None:
             return None
         for number, text in _lines_from(context.source, item["line"]):
             found = re.search(r"(?<![\w:]):%s:(?=`)|(?<=`):%s:(?![\w:])" % (re.escape(name), re.escape(name)), text, re.I)
             if found:
-                return fix('Use the role "%s"' % best, "suggested", [edit(number, found.start() + 2, number, found.end(), best)])
+                # In the author's case where the letters agree (``:PPE:`` becomes ``:PEP:``).
+                written = text[found.start() + 1:found.end() - 1]
+                spelt = respell(written, best).upper() if written.isupper() else respell(written, best)
+                return fix('Use the role "%s"' % best, "suggested", [edit(number, found.start() + 2, number, found.end(), spelt)])
         return None
 
 
