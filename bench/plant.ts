@@ -43,6 +43,41 @@ function places(all: string[], test: (all: string[], i: number) => boolean): num
 const blank = (s: string | undefined) => s === undefined || s.trim() === '';
 const indent = (s: string) => s.length - s.trimStart().length;
 
+/**
+ * A typo in a name, as fingers make them: a letter dropped, doubled, or
+ * swapped with the next (inside the name: its first letter stays).
+ */
+function typo(name: string, random: () => number): string {
+  const at = 1 + Math.floor(random() * Math.max(1, name.length - 1));
+  const kind = Math.floor(random() * 3);
+  if (kind === 0 && name.length > 2) return name.slice(0, at) + name.slice(at + 1);
+  if (kind === 1 || at >= name.length - 1) return name.slice(0, at) + name[at - 1] + name.slice(at);
+  return name.slice(0, at) + name[at + 1] + name[at] + name.slice(at + 2);
+}
+
+interface Title {
+  /** The title's text line and its underline (and overline: line - 1, when `over`). */
+  line: number;
+  over: boolean;
+  /** docutils' style: the underline's character, and the overline's when there is one. */
+  style: string;
+}
+
+/** The section titles of a document, in order: text at the margin, adorned below (and above), blank around. */
+function titles(all: string[]): Title[] {
+  const found: Title[] = [];
+  for (let i = 1; i + 1 < all.length + 1; i++) {
+    const under = all[i];
+    const text = all[i - 1]!;
+    if (under === undefined || !ADORNMENT.test(under) || blank(text) || ADORNMENT.test(text) || indent(text) > 0 || !blank(all[i + 1])) continue;
+    const over = i >= 2 && ADORNMENT.test(all[i - 2]!) && all[i - 2]!.trim() === under.trim();
+    if (!over && !blank(all[i - 2])) continue;
+    if (over && !blank(all[i - 3])) continue;
+    found.push({ line: i - 1, over, style: over ? `${under[0]}/${under[0]}` : under[0]! });
+  }
+  return found;
+}
+
 export const PLANTERS: Planter[] = [
   {
     name: 'shorten a title underline',
@@ -126,6 +161,74 @@ export const PLANTERS: Planter[] = [
       const i = pick(places(all, (a, i) => /^\s*\.\. (note|warning|code-block|code|image|figure|contents|admonition|tip|important)::/.test(a[i]!)), random);
       if (i === null) return null;
       all[i] = all[i]!.replace(/\.\. ([a-z-]+)::/, (_, name: string) => `.. ${name.slice(0, -1)}${name.slice(-1)}${name.slice(-1)}::`);
+      return all.join('\n');
+    },
+  },
+  {
+    name: 'mismatch a title overline',
+    plant(text, random) {
+      const all = lines(text);
+      // An overline as long as its underline; edited, it is one or two characters shorter or longer.
+      const i = pick(places(all, (a, i) => ADORNMENT.test(a[i]!) && a[i + 2] !== undefined && a[i + 2]!.trimEnd() === a[i]!.trimEnd() && !blank(a[i + 1]) && !ADORNMENT.test(a[i + 1]!) && indent(a[i + 1]!) <= 1 && blank(a[i - 1])), random);
+      if (i === null) return null;
+      const length = all[i]!.trimEnd().length;
+      const change = (1 + Math.floor(random() * 2)) * (random() < 0.5 ? -1 : 1);
+      all[i] = all[i]![0]!.repeat(Math.max(1, length + change));
+      return all.join('\n');
+    },
+  },
+  {
+    name: 'skip a title level',
+    plant(text, random) {
+      const all = lines(text);
+      // A first subsection (one level under the title before it), underlined
+      // with a style of a deeper level that the document already has.
+      const found: Array<[Title, string]> = [];
+      const styles: string[] = [];
+      let previous = 0;
+      for (const title of titles(all)) {
+        if (!styles.includes(title.style)) styles.push(title.style);
+        const level = styles.indexOf(title.style) + 1;
+        const deeper = styles.slice(level).filter((s) => s.length === 1);
+        if (!title.over && level === previous + 1 && level > 1 && deeper.length) found.push([title, deeper[Math.floor(random() * deeper.length)]!]);
+        previous = level;
+      }
+      const chosen = pick(found, random);
+      if (!chosen) return null;
+      const [title, style] = chosen;
+      all[title.line + 1] = style.repeat(all[title.line + 1]!.trimEnd().length);
+      return all.join('\n');
+    },
+  },
+  {
+    name: 'misspell a role',
+    plant(text, random) {
+      const all = lines(text);
+      const found: Array<[number, number, string]> = [];
+      all.forEach((line, i) => {
+        for (const m of line.matchAll(/(?<![\w`:]):([a-zA-Z][\w-]{2,}):`/g)) found.push([i, m.index! + 1, m[1]!]);
+      });
+      const at = pick(found, random);
+      if (!at) return null;
+      const [i, start, name] = at;
+      all[i] = all[i]!.slice(0, start) + typo(name, random) + all[i]!.slice(start + name.length);
+      return all.join('\n');
+    },
+  },
+  {
+    name: 'misspell a directive option',
+    plant(text, random) {
+      const all = lines(text);
+      // An option line of a directive: indented, right under the directive or its other options.
+      const option = (a: string[], i: number) => {
+        if (!/^\s+:[a-z][a-z-]{2,}:(\s|$)/.test(a[i]!)) return false;
+        let j = i - 1;
+        while (j >= 0 && /^\s+:[a-z][\w-]*:(\s|$)/.test(a[j]!) && indent(a[j]!) === indent(a[i]!)) j--;
+        return j >= 0 && /^\s*\.\. [\w-]+::/.test(a[j]!) && indent(a[j]!) < indent(a[i]!);
+      };
+      const i = pick(places(all, option), random);
+      if (i === null) return null;
+      all[i] = all[i]!.replace(/:([a-z][a-z-]+):/, (_, name: string) => `:${typo(name, random)}:`);
       return all.join('\n');
     },
   },
