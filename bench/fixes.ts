@@ -7,7 +7,8 @@
  * whose fixed text renders to the same HTML body text as the original
  * (restored; goal: 90% or more with safe and suggested fixes), and the
  * median time of a fix request. That a safe fix changes no other line's
- * text is a test's job (python/tests/test_fixes.py), not a figure.
+ * text is a test's job (test/fix-honesty.test.ts, over the same documents
+ * and planted mistakes), not a figure.
  *
  * usage: npm run bench:fixes [-- --seed N] [--per-kind N]
  */
