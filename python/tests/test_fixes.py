@@ -54,6 +54,17 @@ class FixTest(unittest.TestCase):
         self.assertEqual((fixed, applied), (mistake, []))
         self.assertEqual(len(left), 1)
 
+    def test_suggested_fixes_wait_for_the_safe_ones(self):
+        # The mismatched overline loses "One", so "Two" (=/=, then a new
+        # style) skips from level 1 to 3; the overline's safe fix ends both
+        # problems, and the suggested level change for "Two" must not be
+        # applied with it.
+        meant = "=====\nOne\n=====\n\nA\n=\n\nB\n-\n\nC\n=\n\n=====\nTwo\n=====\n\ntext\n"
+        mistake = "====" + meant[5:]
+        self.assertTrue(any(p["message"].startswith("Inconsistent title style") and "fix" in p for p in check(mistake)))
+        fixed, _, left = fix_document(mistake, unsafe=True)
+        self.assertEqual((fixed, left), (meant, []))
+
     def test_fixing_is_idempotent(self):
         for name, (mistake, _, _) in CASES.items():
             with self.subTest(name):

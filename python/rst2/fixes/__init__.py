@@ -138,22 +138,33 @@ def check(text, dialect="docutils"):
 
 
 def fix_document(text, dialect="docutils", unsafe=False):
-    """``text`` with its fixes applied: (text, fixes applied, problems left)."""
-    wanted = ("safe", "suggested") if unsafe else ("safe",)
+    """``text`` with its fixes applied: (text, fixes applied, problems left).
+
+    With ``unsafe``, a pass applies suggested fixes only when no safe fix is
+    left: a guess is made on the document the safe fixes made. (A title
+    lost to a mismatched overline makes a later title skip a level; the safe
+    fix of the overline ends both problems, while the suggested change of
+    the later title's level, applied in the same pass, would be wrong.)
+    """
+    kinds = ("safe", "suggested") if unsafe else ("safe",)
     applied = []
     items = check(text, dialect)
     for _ in range(MAX_PASSES):
-        chosen = [item["fix"] for item in items if "fix" in item and item["fix"]["applicability"] in wanted]
-        if not chosen:
-            break
-        new_text, done = apply(text, chosen)
-        new_items = check(new_text, dialect)
-        if len(new_items) >= len(items):
-            # The pass did not help as a whole: keep, one at a time, only
-            # the fixes that leave fewer problems on their own.
-            new_text, done, new_items = _one_at_a_time(text, chosen, items, dialect)
-            if not done:
+        done = []
+        for kind in kinds:
+            chosen = [item["fix"] for item in items if "fix" in item and item["fix"]["applicability"] == kind]
+            if not chosen:
+                continue
+            new_text, done = apply(text, chosen)
+            new_items = check(new_text, dialect)
+            if len(new_items) >= len(items):
+                # The pass did not help as a whole: keep, one at a time, only
+                # the fixes that leave fewer problems on their own.
+                new_text, done, new_items = _one_at_a_time(text, chosen, items, dialect)
+            if done:
                 break
+        if not done:
+            break
         text, items = new_text, new_items
         applied.extend(done)
     return text, applied, items
