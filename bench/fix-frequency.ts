@@ -90,7 +90,8 @@ async function main(): Promise<void> {
     console.log(`# the problems of real documents, ${new Date().toISOString().slice(0, 10)}: ${corpus.length} documents of the corpus (dialect docutils), ${pages.files.length} pages of ${pages.from} (dialect sphinx); ${((performance.now() - started) / 1000).toFixed(0)} s`);
     console.log('# per source: problems, documents that have one, problems with a fix\n');
     const rows = kinds.slice(0, top).map((k, i) => [String(i + 1), k, ...cells(ofCorpus.get(k)), ...cells(ofCpython.get(k))]);
-    rows.push(['', `all ${kinds.length} kinds`, ...cells(sum(ofCorpus, corpusWith)), ...cells(sum(ofCpython, cpythonWith))]);
+    // The first cell is not blank: in a simple table a blank one continues the row above.
+    rows.push(['all', `${kinds.length} kinds`, ...cells(sum(ofCorpus, corpusWith)), ...cells(sum(ofCpython, cpythonWith))]);
     console.log(table(['#', 'message', 'corpus', 'docs', 'fixed', 'CPython', 'pages', 'fixed'], rows));
   } finally {
     await server.close();
