@@ -114,7 +114,8 @@ describe('rst2 lsp', function () {
       // A suggested fix is offered, not preferred.
       const suggested = (await client.codeActions(doc, line(9), [])).filter((a) => a.kind === CodeActionKind.QuickFix);
       expect(suggested.map((a) => [a.title, a.isPreferred])).to.deep.equal([['Refer to the target "missing"', undefined]]);
-      expect(applyEdit(doc, suggested[0]!.edit).split('\n')[9]).to.equal('See missing_.');
+      // The reference keeps the author's capital: names are compared without case.
+      expect(applyEdit(doc, suggested[0]!.edit).split('\n')[9]).to.equal('See Missing_.');
       // No fix, no action; and a line with no problem has none.
       expect(await client.codeActions(doc, line(7), [], [CodeActionKind.QuickFix])).to.deep.equal([]);
       expect(await client.codeActions(doc, line(2), [], [CodeActionKind.QuickFix])).to.deep.equal([]);
