@@ -5,7 +5,7 @@
  * (bench/documents.ts) and waits for its diagnostics and a few warm-up
  * changes; then it times RUNS changes one after another, from sending
  * textDocument/didChange to receiving the publishDiagnostics of that
- * version, which includes the server's debounce (10 ms) and the check. The
+ * version, which includes the server's debounce (none by default) and the check. The
  * changes cycle as someone typing: a word added at a paragraph's end, then a
  * stray `*` (a warning, with its fix), then the `*` removed. Goal: median
  * under 100 ms.

@@ -10,13 +10,14 @@ import warnings
 from docutils import core, io, utils
 from docutils.readers import standalone
 
-from . import base_url, directives, html_writer
+from . import base_url, directives, html_writer, speedups
 from .errors import DocumentError
 from .limits import BoundSubstitutions, bound_writer, check_nesting, check_output
 from .safety import LinkEmbeddedImages, NeutralizeUnsafeLinks
 from .settings import untrusted
 
 directives.register()
+speedups.install()
 
 
 class SafeReader(standalone.Reader):
@@ -85,7 +86,11 @@ def publish(source, writer_name, observers=(), dialect=None, base=None, **presen
     # to the source name).
     publisher.set_source(source, "untitled")
     publisher.set_destination(None, None)
-    with warnings.catch_warnings(), (dialect.active() if dialect else contextlib.nullcontext()):
+    with (
+        warnings.catch_warnings(),
+        (dialect.active() if dialect else contextlib.nullcontext()),
+        (speedups.code_unhighlighted() if writer_name == "null" else contextlib.nullcontext()),
+    ):
         # The LaTeX writer announces future changes through FutureWarning;
         # they are about docutils, not about the user's document.
         warnings.simplefilter("ignore")

@@ -117,6 +117,8 @@ class Context:
 
 
 def _fixes(text, items, dialect):
+    if not items:
+        return items  # a correct document: no Context (it splits the text) to make
     context = Context(text, dialect)
     for item in items:
         if item.get("line") is None:
