@@ -85,16 +85,16 @@ def _runtime_init(original):
     return runtime_init
 
 
-def _fast_findall(self, cls):
+def _findall(node, cls):
     # The order of the recursive original: a node, then each child's
     # subtree; a node's children list is read only after the node was
-    # yielded, and iterated live.
-    if isinstance(self, cls):
-        yield self
-    stack = [iter(self.children)]
+    # yielded, and iterated live. ``cls`` None: every node.
+    if cls is None or isinstance(node, cls):
+        yield node
+    stack = [iter(node.children)]
     while stack:
         for child in stack[-1]:
-            if isinstance(child, cls):
+            if cls is None or isinstance(child, cls):
                 yield child
             if child.children:
                 stack.append(iter(child.children))
@@ -103,17 +103,12 @@ def _fast_findall(self, cls):
             stack.pop()
 
 
+def _fast_findall(self, cls):
+    return _findall(self, cls)
+
+
 def _superfast_findall(self):
-    yield self
-    stack = [iter(self.children)]
-    while stack:
-        for child in stack[-1]:
-            yield child
-            if child.children:
-                stack.append(iter(child.children))
-                break
-        else:
-            stack.pop()
+    return _findall(self, None)
 
 
 def _remembering_lexer_lookup(original):
