@@ -92,6 +92,24 @@ class SphinxStructureTest(unittest.TestCase):
         html = body(render_html("Title\n=====\n\n.. module:: spam\n\n--------\n\nText.\n", dialect="sphinx")["html"])
         self.assertIn('<!--  -->\n<hr class="docutils" id="module-spam" />', html)
 
+    def test_index_entries_are_its_argument_and_it_has_no_content(self):
+        # Sphinx 9.2's IndexDirective: one argument, which may go on over
+        # the following lines, and no content.
+        self.assertEqual(check("Title\n=====\n\n.. index::\n   single: a\n   pair: b; c\n\nText.\n", "sphinx"), [])
+        self.assertEqual(check("Title\n=====\n\n.. index:: single: a\n\nText.\n", "sphinx"), [])
+        messages = [i["message"] for i in check(".. index:: single: a\n\n   content\n", "sphinx")]
+        self.assertEqual(messages, ['Error in "index" directive:\nno content permitted.'])
+        messages = [i["message"] for i in check(".. index::\n\nText.\n", "sphinx")]
+        self.assertEqual(messages, ['Error in "index" directive:\n1 argument(s) required, 0 supplied.'])
+
+    def test_a_module_may_hold_sections(self):
+        # Sphinx 9.2's PyModule parses its content with section headings allowed.
+        source = "Title\n=====\n\n.. module:: spam\n\n   Sub\n   ---\n\n   Text in it.\n"
+        self.assertEqual(check(source, "sphinx"), [])
+        self.assertIn('<span id="module-spam"></span><h2>Sub</h2>', body(render_html(source, dialect="sphinx")["html"]))
+        messages = [i["message"] for i in check(".. currentmodule:: spam\n\n   Text.\n", "sphinx")]
+        self.assertEqual(messages, ['Error in "currentmodule" directive:\nno content permitted.'])
+
     def test_only_holds_section_level_content(self):
         source = "Title\n=====\n\n.. only:: html\n\n   .. contents::\n      :local:\n\nSub\n---\n\nText.\n"
         self.assertEqual(check(source, "sphinx"), [])

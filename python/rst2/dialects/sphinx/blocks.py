@@ -32,9 +32,16 @@ class Discard(Directive):
         return []
 
 
-class Index(Discard):
-    """Index entries: rst2 makes no index, so only what stands for Sphinx's index node is left."""
+class Index(Directive):
+    """Index entries: rst2 makes no index, so only what stands for Sphinx's index node is left.
 
+    As Sphinx's: the entries are its one argument, which may go on over the
+    following lines; content after a blank line is an error there.
+    """
+
+    has_content = False
+    required_arguments = 1
+    final_argument_whitespace = True
     option_spec = {"name": unchanged}
 
     def run(self):

@@ -10,7 +10,7 @@ import re
 from docutils import nodes
 from docutils.parsers.rst import Directive, directives
 
-from .state import claim_id, index_entry, inline, parse_into, register, state_of
+from .state import claim_id, index_entry, inline, parse_to_nodes, register, state_of
 
 flag = directives.flag
 unchanged = directives.unchanged
@@ -180,7 +180,11 @@ class PythonObject(Description):
 
 
 class PythonModule(Directive):
-    """module / currentmodule: sets the module later names are qualified with."""
+    """module / currentmodule: sets the module later names are qualified with.
+
+    As in Sphinx 9.2, a module's content may hold sections (titles in styles
+    of their own), and it is parsed before the module's target is made.
+    """
 
     has_content = True
     required_arguments = 1
@@ -192,6 +196,7 @@ class PythonModule(Directive):
         state = state_of(document)
         name = self.arguments[0].strip()
         state.module = None if name == "None" else name
+        content = parse_to_nodes(self, titles=True)[0] if self.content else []
         made = []
         if self.anchor and state.module and not any(n in self.options for n in ("noindex", "no-index")):
             if not any(n in self.options for n in ("noindexentry", "no-index-entry")):
@@ -199,7 +204,7 @@ class PythonModule(Directive):
             target = nodes.target("", "")
             if register(document, target, "py", name, "module-" + name):
                 made.append(target)
-        return made + parse_into(self, nodes.container()).children
+        return made + content
 
 
 class CurrentModule(PythonModule):
