@@ -7,11 +7,11 @@
  */
 import { expect } from 'chai';
 
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
 import { EDITOR_CSP } from '../src/http/csp.js';
 import type { RunningServer } from '../src/server.js';
-import { launchChromium, SCREENSHOTS, skipWithoutChromium } from './support/chromium.js';
+import { browserSuite, SCREENSHOTS } from './support/chromium.js';
 import { docsPages, type DocsPage } from './support/docs.js';
 import { api, errorOf, server } from './support/server.js';
 
@@ -107,21 +107,10 @@ describe('docs served at /docs/', () => {
 });
 
 describe('docs in Chromium', function () {
-  let s: RunningServer;
-  let browser: Browser | undefined;
-
-  before(async function () {
-    skipWithoutChromium(this);
-    s = await server();
-    browser = await launchChromium();
-  });
-
-  after(async () => {
-    await browser?.close();
-  });
+  const suite = browserSuite();
 
   it('loads the index, follows its link to every page (each shows its title), with no console error or CSP violation', async () => {
-    const context = await browser!.newContext({ viewport: { width: 1100, height: 900 } });
+    const context = await suite.browser.newContext({ viewport: { width: 1100, height: 900 } });
     const problems: string[] = [];
     const failed: string[] = [];
     const watch = (page: Page): Page => {
@@ -139,9 +128,9 @@ describe('docs in Chromium', function () {
     await page.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
     });
-    const res = await page.goto(`${s.url}/docs`);
+    const res = await page.goto(`${suite.server.url}/docs`);
     expect(res?.status()).to.equal(200);
-    expect(page.url()).to.equal(`${s.url}/docs/`);
+    expect(page.url()).to.equal(`${suite.server.url}/docs/`);
     const index = pages.find((p) => p.name === 'index')!;
     expect(await page.locator('h1.title').innerText()).to.equal(index.title);
     await page.screenshot({ path: `${SCREENSHOTS}/docs-index.png` });
@@ -150,9 +139,9 @@ describe('docs in Chromium', function () {
     const hrefs = await page.locator('main a[href$=".html"]').evaluateAll((links) => [...new Set(links.map((a) => (a as HTMLAnchorElement).getAttribute('href')!))]);
     const reached = new Set<string>();
     for (const href of hrefs) {
-      await page.goto(`${s.url}/docs/`);
+      await page.goto(`${suite.server.url}/docs/`);
       // Click the link as a reader would, and land on its page.
-      await Promise.all([page.waitForURL(`${s.url}/docs/${href}`), page.locator(`main a[href="${href}"]`).first().click()]);
+      await Promise.all([page.waitForURL(`${suite.server.url}/docs/${href}`), page.locator(`main a[href="${href}"]`).first().click()]);
       const name = href.replace(/\.html$/, '');
       const expected = byTitle.get(name);
       expect(expected, `the index links to ${href}, which is no page of docs/`).to.not.equal(undefined);
@@ -161,7 +150,7 @@ describe('docs in Chromium', function () {
       reached.add(name);
     }
     expect(pages.map((p) => p.name).filter((n) => n !== 'index' && !reached.has(n)), 'pages not reached from the index').to.deep.equal([]);
-    await page.goto(`${s.url}/docs/api.html`);
+    await page.goto(`${suite.server.url}/docs/api.html`);
     await page.screenshot({ path: `${SCREENSHOTS}/docs-api.png` });
     await context.close();
     expect(failed, 'failed requests').to.deep.equal([]);

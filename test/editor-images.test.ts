@@ -13,12 +13,10 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
-import type { RunningServer } from '../src/server.js';
-import { launchChromium, skipWithoutChromium } from './support/chromium.js';
+import { browserSuite } from './support/chromium.js';
 import { png } from './support/images.js';
-import { server } from './support/server.js';
 
 const WAIT_MS = 60_000;
 
@@ -35,14 +33,13 @@ function certificate(): { key: Buffer; cert: Buffer } {
 }
 
 describe('remote images in the editor preview (Chromium)', function () {
-  let s: RunningServer;
-  let browser: Browser | undefined;
+  // The test's own certificate is not one Chromium knows.
+  const suite = browserSuite(['--ignore-certificate-errors']);
   let host: https.Server;
   let imageUrl: string;
   const hits: { path: string; referer: string | undefined }[] = [];
 
-  before(async function () {
-    skipWithoutChromium(this);
+  before(async () => {
     host = https.createServer(certificate(), (req, res) => {
       hits.push({ path: req.url ?? '', referer: req.headers.referer });
       res.writeHead(200, { 'Content-Type': 'image/png' });
@@ -50,13 +47,9 @@ describe('remote images in the editor preview (Chromium)', function () {
     });
     await new Promise<void>((r) => host.listen(0, '127.0.0.1', r));
     imageUrl = `https://127.0.0.1:${(host.address() as AddressInfo).port}/badge.png`;
-    s = await server();
-    // The test's own certificate is not one Chromium knows.
-    browser = await launchChromium(['--ignore-certificate-errors']);
   });
 
   after(async () => {
-    await browser?.close();
     await new Promise<void>((r) => (host ? host.close(() => r()) : r()));
   });
 
@@ -79,10 +72,10 @@ describe('remote images in the editor preview (Chromium)', function () {
   }
 
   it("shows an https image in the author's own draft, sending no Referer", async () => {
-    const context = await browser!.newContext();
+    const context = await suite.browser.newContext();
     try {
       const page = await context.newPage();
-      await page.goto(`${s.url}/`);
+      await page.goto(`${suite.server.url}/`);
       await typeDocument(page, doc('own'));
       expect(await loadedWidth(page)).to.equal(40);
       const hit = hits.find((h) => h.path === '/badge.png?own');
@@ -94,11 +87,11 @@ describe('remote images in the editor preview (Chromium)', function () {
   });
 
   it('holds remote images back in a shared link until the reader allows them', async () => {
-    const token = await (await fetch(`${s.url}/1.0/rst2/token`, { method: 'POST', headers: { 'Content-Type': 'text/x-rst' }, body: doc('shared') })).text();
-    const context = await browser!.newContext();
+    const token = await (await fetch(`${suite.server.url}/1.0/rst2/token`, { method: 'POST', headers: { 'Content-Type': 'text/x-rst' }, body: doc('shared') })).text();
+    const context = await suite.browser.newContext();
     try {
       const page = await context.newPage();
-      await page.goto(`${s.url}/?token=${token}`);
+      await page.goto(`${suite.server.url}/?token=${token}`);
       const held = page.frameLocator('#preview').locator('.rst2-held-image');
       await held.waitFor({ timeout: WAIT_MS });
       expect(await held.textContent()).to.include('the badge shared');

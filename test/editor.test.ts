@@ -7,11 +7,11 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 
 import { EDITOR_CSP } from '../src/http/editor.js';
 import type { RunningServer } from '../src/server.js';
-import { launchChromium, SCREENSHOTS, skipWithoutChromium } from './support/chromium.js';
+import { browserSuite, SCREENSHOTS } from './support/chromium.js';
 import { api, errorOf, form, server } from './support/server.js';
 
 const WAIT_MS = 60_000;
@@ -105,25 +105,14 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
 }
 
 describe('editor page in Chromium', function () {
-  let s: RunningServer;
-  let browser: Browser | undefined;
+  const suite = browserSuite();
   let context: BrowserContext;
   /** Console errors and page errors (CSP violations show up here). */
   let problems: string[];
 
-  before(async function () {
-    skipWithoutChromium(this);
-    s = await server();
-    browser = await launchChromium();
-  });
-
-  after(async () => {
-    await browser?.close();
-  });
-
   beforeEach(async () => {
     // A context per test: its own localStorage, so tests do not see each other's documents.
-    context = await browser!.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
+    context = await suite.browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
     problems = [];
   });
 
@@ -143,7 +132,7 @@ describe('editor page in Chromium', function () {
 
   async function open(target = '/', on: BrowserContext = context): Promise<Page> {
     const page = watch(await on.newPage());
-    await page.goto(`${s.url}${target}`);
+    await page.goto(`${suite.server.url}${target}`);
     await page.locator('#status', { hasText: /^(Rendered|Opened)/ }).waitFor({ timeout: WAIT_MS });
     return page;
   }
@@ -281,12 +270,12 @@ describe('editor page in Chromium', function () {
     const link = page.locator('#share-link');
     await until('the share link', async () => ((await link.inputValue()) || undefined));
     const url = await link.inputValue();
-    expect(url).to.match(new RegExp(`^${s.url.replace(/[.]/g, '\\.')}/\\?token=[0-9a-f]{32}$`));
+    expect(url).to.match(new RegExp(`^${suite.server.url.replace(/[.]/g, '\\.')}/\\?token=[0-9a-f]{32}$`));
     expect(await link.evaluate((el) => el === document.activeElement)).to.equal(true);
     await shot(page, 'share');
 
     // Another context has its own (empty) localStorage: only the token can bring the document.
-    const other = await browser!.newContext();
+    const other = await suite.browser.newContext();
     try {
       const opened = watch(await other.newPage());
       await opened.goto(url);
@@ -338,10 +327,10 @@ describe('editor page in Chromium', function () {
   });
 
   it('fits a phone-sized screen: panes stack, no horizontal scrolling', async () => {
-    const phone = await browser!.newContext({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const phone = await suite.browser.newContext({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
     try {
       const page = watch(await phone.newPage());
-      await page.goto(`${s.url}/`);
+      await page.goto(`${suite.server.url}/`);
       await page.locator('#status', { hasText: /^Rendered/ }).waitFor({ timeout: WAIT_MS });
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow).to.equal(0);

@@ -16,13 +16,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 
 import { PYODIDE_PATHS } from '../src/engines/python/contract.js';
 import { projectRoot } from '../src/paths.js';
 import type { RunningServer } from '../src/server.js';
 import { activeContent, schemeOf } from './support/active-content.js';
-import { launchChromium, SCREENSHOTS, skipWithoutChromium } from './support/chromium.js';
+import { browserSuite, SCREENSHOTS } from './support/chromium.js';
 import { INJECTION_CASES } from './support/injection-cases.js';
 import { api, form, server } from './support/server.js';
 
@@ -114,26 +114,18 @@ describe('HTML output carries no active content', () => {
 });
 
 describe('HTML injection payloads saved to a file and opened in Chromium', function () {
-  let s: RunningServer;
-  let browser: Browser | undefined;
+  const suite = browserSuite();
   let context: BrowserContext;
   /** Everything that shows a payload ran: alert() and friends, dialogs, errors, requests, navigations. */
   let signs: string[];
 
-  before(async function () {
-    skipWithoutChromium(this);
-    s = await server();
+  before(() => {
     fs.mkdirSync(SAVED, { recursive: true });
-    browser = await launchChromium();
-  });
-
-  after(async () => {
-    await browser?.close();
   });
 
   beforeEach(async () => {
     signs = [];
-    context = await browser!.newContext({ viewport: { width: 1000, height: 800 } });
+    context = await suite.browser.newContext({ viewport: { width: 1000, height: 800 } });
     await context.exposeBinding('__rst2ScriptRan', (_source, what: string) => {
       signs.push(`script ran: ${what}`);
     });
@@ -179,7 +171,7 @@ describe('HTML injection payloads saved to a file and opened in Chromium', funct
   for (const { name, rst } of INJECTION_CASES) {
     it(`${name}: no script runs`, async () => {
       const file = path.join(SAVED, fileName(name));
-      fs.writeFileSync(file, await renderHtml(s, rst));
+      fs.writeFileSync(file, await renderHtml(suite.server, rst));
       const page = await open(file);
       // Payloads that wait for the reader: hover, focus and click every
       // element (links are checked by their scheme instead of followed).
@@ -231,7 +223,7 @@ describe('HTML injection payloads saved to a file and opened in Chromium', funct
       '',
     ].join('\n');
     const file = path.join(SAVED, 'mathml.html');
-    fs.writeFileSync(file, await renderHtml(s, rst));
+    fs.writeFileSync(file, await renderHtml(suite.server, rst));
     const page = await open(file);
     const layout = await page.evaluate(() => {
       const box = (el: Element | null | undefined) => el!.getBoundingClientRect();

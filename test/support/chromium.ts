@@ -5,6 +5,8 @@ import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 
 import { projectRoot } from '../../src/paths.js';
+import type { RunningServer } from '../../src/server.js';
+import { server } from './server.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const SCREENSHOTS = path.join(projectRoot, 'test-output', 'screenshots');
@@ -24,4 +26,38 @@ export function launchChromium(extraArgs: readonly string[] = []): Promise<Brows
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic', ...extraArgs],
   });
+}
+
+/** What a browser suite's tests use, ready once its before() hook has run. */
+export interface BrowserSuite {
+  readonly server: RunningServer;
+  readonly browser: Browser;
+}
+
+/**
+ * Registers, in the calling describe(), the hooks every browser suite
+ * needs: skip without Chromium, the shared test server, a browser (with
+ * `extraArgs`) closed after the suite.
+ */
+export function browserSuite(extraArgs: readonly string[] = []): BrowserSuite {
+  let running: RunningServer | undefined;
+  let launched: Browser | undefined;
+  before(async function () {
+    skipWithoutChromium(this);
+    running = await server();
+    launched = await launchChromium(extraArgs);
+  });
+  after(async () => {
+    await launched?.close();
+  });
+  return {
+    get server(): RunningServer {
+      if (!running) throw new Error('the browser suite has not started');
+      return running;
+    },
+    get browser(): Browser {
+      if (!launched) throw new Error('the browser suite has not started');
+      return launched;
+    },
+  };
 }
