@@ -4,8 +4,8 @@ Each does exactly what the code it replaces did, in the same order, so every
 message stays the same, and the doctree too but for the one difference
 named below; the conformance tests compare both with native docutils, which
 runs without them (test/conformance.test.ts).
-Measured inside Pyodide on a 1,000-line document, a check took 126 ms before
-and NN ms after (``npm run bench:lsp``, docs/benchmarks.rst).
+Measured inside Pyodide on a 1,000-line document (bench/documents.ts), a
+check took 126 ms before and 79 ms after (``npm run bench:lsp``, docs/lsp.rst).
 
 - **States built when entered.** docutils makes a new state machine for every
   nested block (a list item, a directive's content, a table cell) and builds
@@ -27,14 +27,21 @@ and NN ms after (``npm run bench:lsp``, docs/benchmarks.rst).
 - **No highlighting where nothing is written.** A check publishes with the
   null writer, which writes nothing, yet docutils' ``code`` directive split
   every code block into Pygments' tokens. Inside ``code_unhighlighted()``
-  the language is still looked up (an unknown one takes docutils' own path,
-  as before) but the block's text stays one piece: the doctree's only
-  difference, and no message comes from tokens.
+  a code *block*'s language is still looked up (an unknown one takes
+  docutils' own path, as before) but its text stays one piece: the
+  doctree's only difference. Pygments may change the text it is given (a
+  leading U+FEFF dropped, a final newline added by some lexers), which in a
+  literal block no message or name depends on. Inline ``:code:`` is
+  highlighted as before: its text can make a title's name, and its nodes
+  count against the substitution bound. A lexer that never ends on some
+  input still stops a render at its deadline, but no longer a check.
 """
 
 import contextlib
 
 from docutils import nodes, statemachine
+from docutils.parsers.rst import states
+from docutils.parsers.rst.directives import body
 from docutils.utils import code_analyzer
 
 
@@ -112,44 +119,62 @@ def _superfast_findall(self):
 
 
 def _remembering_lexer_lookup(original):
+    # Only found classes are kept, by the lowered name as pygments compares
+    # names: a bounded table. A name not found is looked up again each time
+    # (keeping its ClassNotFound would keep its traceback, and with it the
+    # document being parsed, alive; and the names are the user's).
     classes = {}
 
     def get_lexer_by_name(alias, **options):
-        if alias not in classes:
-            try:
-                lexer = original(alias, **options)
-            except code_analyzer.pygments.util.ClassNotFound as error:
-                classes[alias] = error
-                raise
-            classes[alias] = type(lexer)
-            return lexer
-        found = classes[alias]
-        if isinstance(found, Exception):
-            raise type(found)(*found.args)
-        return found(**options)
+        key = alias.lower() if isinstance(alias, str) else None
+        found = classes.get(key)
+        if found is not None:
+            return found(**options)
+        lexer = original(alias, **options)
+        if key is not None:
+            classes[key] = type(lexer)
+        return lexer
 
     return get_lexer_by_name
 
 
-_highlighting = [True]
+# The innermost publish's choice: "highlight", or "plain" inside
+# code_unhighlighted(), which a code block's run turns into "drop" for its
+# own lexer only.
+_highlighting = ["highlight"]
 
 
 @contextlib.contextmanager
-def code_unhighlighted():
-    """Code blocks published inside keep their text whole (for the null writer)."""
-    _highlighting.append(False)
+def _highlighting_is(mode):
+    _highlighting.append(mode)
     try:
         yield
     finally:
         _highlighting.pop()
 
 
+def code_unhighlighted():
+    """Code blocks published inside keep their text whole (for the null writer)."""
+    return _highlighting_is("plain")
+
+
+def _code_block_run(original):
+    def run(self):
+        if _highlighting[-1] != "plain":
+            return original(self)
+        with _highlighting_is("drop"):
+            return original(self)
+
+    return run
+
+
 def _lexer_init(original):
     def __init__(self, *args, **kwargs):
         original(self, *args, **kwargs)
-        if not _highlighting[-1]:
-            # After the lookup, so an unknown language is reported as before;
-            # without a lexer, docutils yields the code as one plain token.
+        if _highlighting[-1] == "drop":
+            # After the lookup, so an unknown language takes docutils' path
+            # as before; without a lexer, docutils yields the code as one
+            # plain token.
             self.lexer = None
 
     return __init__
@@ -176,12 +201,18 @@ def install():
     if code_analyzer.with_pygments:
         _patch(code_analyzer, "get_lexer_by_name", _remembering_lexer_lookup(code_analyzer.get_lexer_by_name))
     _patch(code_analyzer.Lexer, "__init__", _lexer_init(code_analyzer.Lexer.__init__))
+    _patch(body.CodeBlock, "run", _code_block_run(body.CodeBlock.run))
 
 
 @contextlib.contextmanager
 def disabled():
     """docutils as it is without install(), for the tests that compare the two."""
     mine = {key: getattr(*key) for key in _originals}
+    # docutils keeps finished nested state machines for reuse in a list on
+    # the class, for every document: those built with lazy states must not
+    # serve here, nor docutils' own serve after.
+    cached = states.RSTState.nested_sm_cache
+    states.RSTState.nested_sm_cache = []
     for (owner, name), value in _originals.items():
         setattr(owner, name, value)
     try:
@@ -189,3 +220,4 @@ def disabled():
     finally:
         for (owner, name), value in mine.items():
             setattr(owner, name, value)
+        states.RSTState.nested_sm_cache = cached

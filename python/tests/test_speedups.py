@@ -1,9 +1,13 @@
 """rst2.speedups does what docutils' own code does: the same doctree and messages."""
 
+import gc
 import os
 import unittest
+import weakref
 
 from docutils import nodes, statemachine
+from docutils.parsers.rst import states
+from docutils.parsers.rst.directives import body
 from docutils.utils import code_analyzer
 
 from rst2 import dialects, speedups
@@ -98,8 +102,21 @@ A section inside a directive:
 """
 
 
+# Pygments drops a leading U+FEFF from what it highlights: the title's text,
+# and so its name, would differ if inline code were left unhighlighted.
+INLINE_CODE_TITLE = """\
+.. role:: py(code)
+   :language: python
+
+Title :py:`\ufeffx`
+=====================
+
+See `Title x`_.
+"""
+
+
 def documents():
-    texts = {"nested": NESTED}
+    texts = {"nested": NESTED, "inline code title": INLINE_CODE_TITLE}
     for name in ("everything.rst",) + tuple(os.path.join("fixtures", f) for f in sorted(os.listdir(os.path.join(HERE, "fixtures")))):
         with open(os.path.join(HERE, name), encoding="utf-8") as f:
             texts[name] = f.read()
@@ -112,12 +129,25 @@ def published(text, writer, dialect):
 
 
 class SameAsDocutilsTest(unittest.TestCase):
-    def test_disabled_puts_docutils_own_code_back(self):
-        patched = (statemachine.StateMachine.add_state, nodes.Node._fast_findall, code_analyzer.Lexer.__init__)
+    def test_disabled_keeps_lazy_machines_out(self):
+        publish(NESTED, "null")
         with speedups.disabled():
-            plain = (statemachine.StateMachine.add_state, nodes.Node._fast_findall, code_analyzer.Lexer.__init__)
-        self.assertEqual([a is b for a, b in zip(patched, plain)], [False] * 3)
-        self.assertEqual((statemachine.StateMachine.add_state, nodes.Node._fast_findall, code_analyzer.Lexer.__init__), patched)
+            self.assertEqual(states.RSTState.nested_sm_cache, [])
+            publish(NESTED, "null")
+            reused = list(states.RSTState.nested_sm_cache)
+        self.assertTrue(reused)
+        self.assertFalse(any(isinstance(machine.states, speedups.LazyStates) for machine in reused))
+        self.assertNotIn(reused[0], states.RSTState.nested_sm_cache)
+
+    def test_disabled_puts_docutils_own_code_back(self):
+        def now():
+            return (statemachine.StateMachine.add_state, nodes.Node._fast_findall, code_analyzer.Lexer.__init__, code_analyzer.get_lexer_by_name, body.CodeBlock.run)
+
+        patched = now()
+        with speedups.disabled():
+            plain = now()
+        self.assertEqual([a is b for a, b in zip(patched, plain)], [False] * 5)
+        self.assertEqual(now(), patched)
 
     def test_the_documents_render_and_check_alike(self):
         for name, text in documents().items():
@@ -156,6 +186,13 @@ class SameAsDocutilsTest(unittest.TestCase):
         rendered = next(document.findall(nodes.literal_block))
         self.assertIn(nodes.inline, [type(child) for child in rendered.children])
         self.assertEqual(rendered.astext(), "x = 1")
+
+
+    def test_inline_code_is_highlighted_in_a_check_too(self):
+        checked = collect(INLINE_CODE_TITLE, "null", dialects.get("docutils"))
+        self.assertEqual(checked[0], [])
+        literal = next(checked[2].findall(nodes.literal))
+        self.assertIn(nodes.inline, [type(child) for child in literal.children])
 
 
 class FindallTest(unittest.TestCase):
@@ -199,9 +236,20 @@ class LexerTest(unittest.TestCase):
         self.assertIsNot(first, second)
         self.assertIs(type(first), type(second))
         self.assertFalse(second.stripnl)
+        self.assertIs(type(code_analyzer.get_lexer_by_name("PyThOn")), type(first))
         for _ in range(2):
             with self.assertRaises(code_analyzer.pygments.util.ClassNotFound):
                 code_analyzer.get_lexer_by_name("nosuchlanguage")
+
+    def test_a_document_with_an_unknown_language_is_not_kept_alive(self):
+        # A remembered ClassNotFound would hold, through its traceback, the
+        # document being parsed when it was raised.
+        for writer in ("null", "html5"):
+            document = collect(".. code:: nosuchlanguage%s\n\n   x = 1\n" % writer, writer, dialects.get("docutils"))[2]
+            alive = weakref.ref(document)
+            del document
+            gc.collect()
+            self.assertIsNone(alive(), writer)
 
 
 class LazyStatesTest(unittest.TestCase):
