@@ -45,7 +45,6 @@ from docutils.parsers.rst.directives import body
 from docutils.utils import code_analyzer
 
 
-
 class LazyStates(dict):
     """State name -> state, each built on first lookup from the class registered for it."""
 
