@@ -80,7 +80,7 @@ for (const [name, command, argv] of steps) if (!run(name, command, argv)) proces
 if (!tests) process.exit(0);
 const mocha = path.join(root, 'node_modules/mocha/bin/mocha.js');
 for (const name of CONFORMANCE_TESTS) {
-  // --no-config: .mocharc.json names every file, and this runs one at a time.
+  // One file at a time, each run stopping at the first that fails.
   const ok = run(`tests: ${name}`, process.execPath, [mocha, '--no-config', '--require', 'dist/test/support/hooks.js', '--timeout', '120000', '--exit', `dist/test/${name}.test.js`]);
   if (!ok) {
     say(`${name} fails on the new series: fix python/ or, where the new output is what docutils itself writes, the expectation (and docs/changelog.rst)`);

@@ -6,10 +6,10 @@
 // `#!/usr/bin/env node` script) runs on it too; the tests' own child
 // processes use process.execPath, which is it already.
 //
-// Arguments go to mocha, e.g. `npm run test:node24 -- dist/test/binary.test.js`.
-// Mocha adds files named on its command line to .mocharc.json's spec (the
-// whole suite), so with arguments it runs without that file and is given
-// its other settings here. Needs the build (`npm run test:node24` does it).
+// Arguments go to mocha, e.g. `npm run test:node24 -- dist/test/binary.test.js`;
+// without any, the whole suite, as `npm test` names it (.mocharc.json holds
+// the settings, not the files, so that `npx mocha dist/test/x.test.js` runs
+// that file alone). Needs the build (`npm run test:node24` does it).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,14 +27,13 @@ try {
 }
 process.stderr.write(`[test:node24] mocha on Node.js ${node.version} (${node.path})\n`);
 const args = process.argv.slice(2);
-const config = JSON.parse(fs.readFileSync(path.join(root, '.mocharc.json'), 'utf8'));
-const settings = args.length === 0 ? [] : [
-  '--no-config',
-  ...(config.require ?? []).flatMap((file) => ['--require', file]),
-  ...(config.timeout === undefined ? [] : ['--timeout', String(config.timeout)]),
-  ...(config.exit ? ['--exit'] : []),
-];
-const result = spawnSync(node.path, [path.join(root, 'node_modules/mocha/bin/mocha.js'), ...settings, ...args], {
+// The suite's files, from `npm test`'s own command, so they are named once.
+const suite = /mocha\s+'([^']+)'/.exec(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.test)?.[1];
+if (!suite) {
+  process.stderr.write('[test:node24] package.json\'s "test" script names no quoted spec for mocha\n');
+  process.exit(1);
+}
+const result = spawnSync(node.path, [path.join(root, 'node_modules/mocha/bin/mocha.js'), ...(args.length ? args : [suite])], {
   cwd: root,
   stdio: 'inherit',
   env: { ...process.env, PATH: `${path.dirname(node.path)}${path.delimiter}${process.env.PATH ?? ''}` },
