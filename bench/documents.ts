@@ -105,3 +105,31 @@ export function numberedLines(directive: 'code' | 'code-block' = 'code-block', d
 export function productionPadding(nameLength = 9000, lines = 30_000): string {
   return `.. productionlist::\n   ${'a'.repeat(nameLength)}: x\n${'   : y\n'.repeat(lines)}`;
 }
+
+/**
+ * Issue 27's fix amplifier: two paragraphs of 7,900 characters with one
+ * unmatched `*` each (every place is a trial), eight overlines that do not
+ * match their underlines (fixed, they become level skips), eight `.. nte::`
+ * and eight `:emphasys:` (suggested renames).
+ */
+export function fixAmplifier(): string {
+  const para = `${Array.from({ length: 655 }, () => 'w *e* a * b').join(' ')} *x`;
+  const out = ['Title\n=====\n', `${para}\n`, `${para}\n`];
+  for (let i = 0; i < 8; i++) {
+    const style = '=-~^+'[i % 5]!;
+    out.push(`${style.repeat(7)}\nSec ${i}\n${style.repeat(9)}\n\nText.\n`, '.. nte:: hi\n\n:emphasys:`x`\n');
+  }
+  return out.join('\n');
+}
+
+/** Issue 27's name bomb: `count` targets and `count` unknown references, every name `length` random letters. */
+export function longNames(length = 1100, count = 4, seed = 27): string {
+  let a = seed;
+  const letter = () => {
+    a = (a * 1103515245 + 12345) % 2147483648;
+    return String.fromCharCode(97 + (a % 26));
+  };
+  const name = () => Array.from({ length }, letter).join('');
+  const targets = Array.from({ length: count }, (_, i) => `.. _${name()}: http://x/${i}\n\n`).join('');
+  return `Doc\n===\n\n${targets}${Array.from({ length: count }, () => `See \`${name()}\`_.\n\n`).join('')}`;
+}

@@ -48,6 +48,10 @@ interface Judged {
   worse: string[];
   idempotent: string[];
   noop: string[];
+  /** What stock docutils' defaults render of the fixed text that acts or reads and the original did not. */
+  armed: string[];
+  /** Fixed texts rendered by stock docutils. */
+  stock: number;
 }
 
 interface Input {
@@ -61,6 +65,25 @@ const PER_KIND = 8;
 /** Planted into documents up to this long (180 of the 192): the longest ten would take as long as the rest. */
 const PLANT_MAX_CHARS = 40_000;
 const SEED = 22;
+
+/**
+ * Issue 27's inert typos, each one a closest-name fix away from what rst2
+ * disables (raw, include, a file or URL read, an embedded image, a raw-based
+ * role, a javascript: link), planted with a genuine typo (`:emphasys:`) so
+ * that a pass as a whole lowers the count, into seeded corpus documents.
+ */
+const ARMING: string[] = [
+  '.. rwa:: html\n\n   <script>alert(1)</script>\n',
+  '.. includ:: /etc/passwd\n',
+  '.. csv-table:: T\n   :fil: /etc/passwd\n',
+  '.. csv-table:: T\n   :ulr: http://169.254.169.254/\n',
+  '.. image:: /etc/passwd\n   :loadng: embed\n',
+  '.. image:: a.png\n   :targt: javascript:alert(1)\n',
+  '.. mta::\n   :http-equiv=refresh: 0; url=javascript:alert(1)\n',
+  '.. role:: rawhtml(raw)\n   :format: html\n\n:rawhtm:`<img src=x onerror=alert(1)>`\n',
+  '.. rle:: evil(raw)\n   :format: html\n\n:evil:`<script>x</script>`\n',
+  'See Clik_.\n\n.. _Click: javascript:alert(1)\n',
+];
 /** Processes judging at once: the machines that run the tests have two cores. */
 const PROCESSES = 2;
 
@@ -106,7 +129,7 @@ function sum(results: Judged[], rule?: string): number {
   return results.reduce((n, r) => n + (rule ? (r.fixes[rule] ?? 0) : r.safe), 0);
 }
 
-function failures(results: Judged[], what: 'changed' | 'worse' | 'idempotent' | 'noop'): string[] {
+function failures(results: Judged[], what: 'changed' | 'worse' | 'idempotent' | 'noop' | 'armed'): string[] {
   return results.flatMap((r) => r[what].map((m) => `${r.name}: ${m}`));
 }
 
@@ -129,6 +152,10 @@ describe('the honesty of a fix, on the real-document corpus and docutils\' docum
         plantedInputs.push({ name: `${doc.name}, ${planter.name}`, text: mistake });
         n++;
       }
+    }
+    for (const snippet of ARMING) {
+      const doc = documents.filter((d) => d.text.length <= PLANT_MAX_CHARS)[Math.floor(random() * 100)]!;
+      plantedInputs.push({ name: `${doc.name}, an inert typo one fix from armed: ${snippet.split('\n')[0]}`, text: `${doc.text.trimEnd()}\n\nA :emphasys:\`typo\`.\n\n${snippet}` });
     }
     const { results: all, seconds } = await judgeAll([...documents, ...plantedInputs]);
     real = all.slice(0, documents.length);
@@ -153,6 +180,9 @@ describe('the honesty of a fix, on the real-document corpus and docutils\' docum
     it(`${which}: every fix offered changes the text`, () => {
       expect(failures(docs(), 'noop')).to.deep.equal([]);
     });
+    it(`${which}: no fix arms a document: stock docutils (file insertion and raw on) renders no script, handler, javascript: link, raw, file or URL that the original lacked`, () => {
+      expect(failures(docs(), 'armed')).to.deep.equal([]);
+    });
   }
 
   it('the documents have fixes to judge: a floor on the safe fixes tried, and every planted kind of mistake fixed', () => {
@@ -160,6 +190,10 @@ describe('the honesty of a fix, on the real-document corpus and docutils\' docum
     // Markdown description, isort's), 114 in the planted ones.
     expect(sum(real), 'safe fixes in the documents as they are').to.be.at.least(35);
     expect(sum(planted), 'safe fixes in the planted mistakes').to.be.at.least(100);
+    const stock = (results: Judged[]) => results.reduce((n, r) => n + r.stock, 0);
+    expect(stock(real) + stock(planted), 'fixed texts rendered by stock docutils').to.be.at.least(100);
+    // Every armed plant was fixed (its :emphasys:) and so rendered by stock docutils.
+    expect(planted.filter((r) => r.name.includes('one fix from armed') && r.stock > 0)).to.have.length(ARMING.length);
     for (const rule of ['title-underline', 'title-overline', 'title-level', 'blank-line-after-block', 'unexpected-indentation', 'inline-start-without-end', 'unknown-target', 'unknown-role', 'unknown-directive', 'unknown-option']) {
       expect(sum(real, rule) + sum(planted, rule), `fixes of ${rule}`).to.be.at.least(3);
     }

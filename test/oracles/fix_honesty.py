@@ -23,16 +23,26 @@ workers run) and the bundle's docutils, run natively by Debian's CPython:
         was (a problematic ``*`` before the word it started);
   fix_document, safe only and with suggested fixes: never more problems
         after than before, and fixing the fixed text again changes nothing
-        and applies nothing ("idempotent").
+        and applies nothing ("idempotent");
+  fix_document's text, and every suggested fix alone (as an editor's
+        quick fix applies it), rendered by stock docutils with its defaults (file
+        insertion and raw markup on, as a user's own docutils or Sphinx
+        renders the fixed file): no ``<script``, event handler,
+        ``javascript:`` link, raw node, file read or URL fetched that the
+        original, rendered the same way, lacked ("armed"). Files and URLs
+        are recorded, never read: docutils' dependency list names each file
+        it opens, and urllib's urlopen is replaced by a recorder that fails.
 
 Prints, per document, what was exercised and every failure found.
 """
 
 import difflib
+import io
 import json
 import os
 import re
 import sys
+import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -44,6 +54,52 @@ from rst2.fixes.edits import Source, apply  # noqa: E402
 from rst2.publish import publish  # noqa: E402
 
 _WORD = re.compile(r"[^\W_]+")
+
+
+_HANDLER = re.compile(r"<[^>]*\son[a-z]+\s*=", re.I)
+
+
+def stock_features(text):
+    """What stock docutils' defaults make of ``text`` that acts or reads: (kind, what) pairs, counted."""
+    from docutils import nodes
+    from docutils.core import publish_doctree, publish_from_doctree
+    from docutils.utils import DependencyList
+
+    fetched = []
+
+    def recorder(url, *args, **kwargs):
+        fetched.append(getattr(url, "full_url", url))
+        raise OSError("not fetched: the honesty judge records URLs only")
+
+    dependencies = DependencyList()
+    settings = {"report_level": 5, "halt_level": 5, "warning_stream": io.StringIO(), "record_dependencies": dependencies, "_disable_config": True, "embed_stylesheet": False, "stylesheet_path": ""}
+    saved, urllib.request.urlopen = urllib.request.urlopen, recorder
+    try:
+        doctree = publish_doctree(text, settings_overrides=settings)
+        html = publish_from_doctree(doctree, writer_name="html5", settings_overrides=settings).decode("utf-8", "replace")
+    finally:
+        urllib.request.urlopen = saved
+    found = [("raw", node.astext()[:80]) for node in doctree.findall(nodes.raw)]
+    found += [("file", name) for name in dependencies.list]
+    found += [("url", url) for url in fetched]
+    found += [("script", m.group(0)[:80]) for m in re.finditer(r"<script\b[^>]*>", html, re.I)]
+    found += [("handler", m.group(0)[:80]) for m in _HANDLER.finditer(html)]
+    found += [("javascript", m.group(0)[:80]) for m in re.finditer(r"javascript:[^\"'<>]{0,40}", html, re.I)]
+    return found
+
+
+def armed(before, after):
+    """What ``after`` has of stock_features that ``before`` had fewer of."""
+    counted = {}
+    for feature in before:
+        counted[feature] = counted.get(feature, 0) + 1
+    out = []
+    for feature in after:
+        if counted.get(feature, 0) > 0:
+            counted[feature] -= 1
+        else:
+            out.append("%s %r" % feature)
+    return out
 
 
 def rendered_words(text):
@@ -105,8 +161,8 @@ def judge(doc):
         items = [{"message": "probe", "fix": dict(doc["probe"], applicability="safe", rule="probe")}]
     problems = len(items)
     source = Source(text)
-    result = {"name": doc["name"], "problems": problems, "fixes": {}, "safe": 0, "changed": [], "worse": [], "idempotent": [], "noop": []}
-    before = None
+    result = {"name": doc["name"], "problems": problems, "fixes": {}, "safe": 0, "changed": [], "worse": [], "idempotent": [], "noop": [], "armed": [], "stock": 0}
+    before = stock = None
     for item in items:
         fix = item.get("fix")
         if fix is None:
@@ -119,6 +175,13 @@ def judge(doc):
         after = len(check(new_text))
         if after > problems:
             result["worse"].append("%s: %d problems, then %d" % (where(fix), problems, after))
+        if fix["applicability"] == "suggested":
+            # A quick fix in an editor is applied alone, whatever fix_document would keep.
+            if stock is None:
+                stock = stock_features(text)
+            added = armed(stock, stock_features(new_text))
+            if added:
+                result["armed"].append("%s alone: %s" % (where(fix), "; ".join(added[:3])))
         if fix["applicability"] == "safe":
             result["safe"] += 1
             if before is None:
@@ -129,6 +192,13 @@ def judge(doc):
     for unsafe in (False, True) if "probe" not in doc else ():
         label = "fix_document(unsafe=%s)" % unsafe
         once, applied, left = fix_document(text, unsafe=unsafe)
+        if once != text:
+            result["stock"] += 1
+            if stock is None:
+                stock = stock_features(text)
+            added = armed(stock, stock_features(once))
+            if added:
+                result["armed"].append("%s: %s (fixes: %s)" % (label, "; ".join(added[:3]), "; ".join(where(f) for f in applied[:6])))
         if len(left) > problems:
             result["worse"].append("%s: %d problems, then %d" % (label, problems, len(left)))
         if applied:

@@ -17,7 +17,7 @@ from docutils.parsers.rst.directives.misc import Include
 from .. import dialects as _dialects
 from ..directives import STANDARD_INCLUDES
 from ..messages import collect
-from . import blocks, inline, names, titles
+from . import blocks, budget as budgets, forbidden, inline, names, titles
 from .edits import Source, apply
 
 RULES = titles.RULES + blocks.RULES + inline.RULES + names.RULES
@@ -29,14 +29,17 @@ RULES = titles.RULES + blocks.RULES + inline.RULES + names.RULES
 # fixed document changes nothing.
 MAX_PASSES = 16
 
-# The trial checks one document's fixes may run (a rule tries a change on
-# its block alone): without a bound, a document of a thousand unmatched
-# ``*`` would make check a thousand times slower than it was before fixes
-# existed. Past the bound, problems simply come without a fix.
+# The trial checks one check's fixes may run (a rule tries a change on its
+# block alone): without a bound, a document of a thousand unmatched ``*``
+# would make check a thousand times slower than it was before fixes
+# existed. Past the bound, problems simply come without a fix. What the
+# trials may cost in all is bounded too (rst2.fixes.budget), and that
+# bound is shared by every check of one fix_document.
 MAX_TRIALS = 64
 
-# A pass that leaves more problems is retried a fix at a time, each with a
-# whole check: at most this many.
+# Fixes tried one at a time in one pass, each with a whole check: suggested
+# fixes always (each must earn its place alone), safe ones when the pass
+# as a whole did not help.
 MAX_SINGLE_TRIES = 8
 
 _EXPLICIT_TARGET = re.compile(r"^\s*\.\.\s+_(`?)(.+?)\1:(\s|$)")
@@ -47,13 +50,19 @@ _STANDARD_INCLUDE = re.compile(r"^\s*\.\.\s+include::\s+<([^>]+)>\s*$", re.M)
 class Context:
     """What a rule may ask about the document it fixes."""
 
-    def __init__(self, text, dialect):
+    def __init__(self, text, dialect, budget):
         self.source = Source(text)
         self.dialect = dialect
+        self.budget = budget
         self._document = None
         self.memo = {}
         self.trials_left = MAX_TRIALS
         self._targets = None
+        self._linkable = None
+        self._roles = None
+        self._raw_roles = None
+        self._elsewhere = {}
+        self._closest = {}
 
     @property
     def document(self):
@@ -64,10 +73,17 @@ class Context:
 
     def check_text(self, text):
         """The problems of ``text`` alone, in the same dialect (a rule's trial); None past the budget."""
-        if self.trials_left <= 0:
+        if self.trials_left <= 0 or not self.budget.spend(budgets.parse_cost(text)):
             return None
         self.trials_left -= 1
         return collect(text, "null", self.dialect)[0]
+
+    def closest(self, kind, name, known):
+        """names.closest, remembered per ``kind`` and name: a name misspelt a hundred times is compared once."""
+        key = (kind, name)
+        if key not in self._closest:
+            self._closest[key] = names.closest(name, known, self.budget)
+        return self._closest[key]
 
     def target_names(self):
         """Every target's normalized name -> the name as the document writes it."""
@@ -92,8 +108,56 @@ class Context:
                     self._targets[name] = name
         return self._targets
 
+    def linkable_targets(self):
+        """target_names() but those whose address is not inert (a fix never links to ``javascript:``).
+
+        The address is read from the document's text: rst2's own safety
+        has already taken a blocked one out of the doctree, where stock
+        docutils would keep it.
+        """
+        if self._linkable is None:
+            from docutils.nodes import fully_normalize_name
+
+            armed, refers = set(), {}
+            lines = self.source.lines
+            for number, line in enumerate(lines):
+                found = _EXPLICIT_TARGET.match(line)
+                if not found:
+                    continue
+                address = [line[found.end():]]
+                for following in lines[number + 1:]:
+                    if not following[:1].isspace():
+                        break
+                    address.append(following)
+                name, address = fully_normalize_name(found.group(2)), "".join(part.strip() for part in address)
+                if not forbidden.safe_address(address):
+                    armed.add(name)
+                elif address.endswith("_") and not address.endswith("__"):
+                    refers[name] = fully_normalize_name(address[:-1].strip("`"))
+            # A target that refers to an armed one by name is armed too.
+            grew = True
+            while grew:
+                grew = False
+                for name, other in refers.items():
+                    if name not in armed and other in armed:
+                        armed.add(name)
+                        grew = True
+            self._linkable = {name: written for name, written in self.target_names().items() if name not in armed}
+        return self._linkable
+
     def role_names(self):
         """The dialect's roles and those the document defines, itself or in a standard include (``<s5defs.txt>``)."""
+        if self._roles is None:
+            self._roles = self._role_names()
+        return self._roles
+
+    def raw_roles(self):
+        """The roles a fix never writes: ``raw`` and those the document derives from it (lowered)."""
+        if self._raw_roles is None:
+            self._raw_roles = forbidden.raw_roles(self.source.text)
+        return self._raw_roles
+
+    def _role_names(self):
         texts = [self.source.text]
         for found in _STANDARD_INCLUDE.finditer(self.source.text):
             if found.group(1) in STANDARD_INCLUDES:
@@ -109,17 +173,19 @@ class Context:
 
     def known_elsewhere(self, kind, name):
         """Whether another dialect knows the role or directive (``kind``): no look-alike is then suggested."""
-        return any(name.lower() in getattr(other, kind) for other in map(_dialects.get, _dialects.NAMES) if other is not self.dialect)
+        if kind not in self._elsewhere:
+            self._elsewhere[kind] = {known.lower() for other in map(_dialects.get, _dialects.NAMES) if other is not self.dialect for known in getattr(other, kind)}
+        return name.lower() in self._elsewhere[kind]
 
     def option_names(self, directive):
         cls = names.directive_class(directive, self.dialect)
         return set(getattr(cls, "option_spec", None) or ())
 
 
-def _fixes(text, items, dialect):
+def _fixes(text, items, dialect, budget):
     if not items:
         return items  # a correct document: no Context (it splits the text) to make
-    context = Context(text, dialect)
+    context = Context(text, dialect, budget)
     for item in items:
         if item.get("line") is None:
             continue
@@ -133,49 +199,85 @@ def _fixes(text, items, dialect):
     return items
 
 
-def check(text, dialect="docutils"):
-    """``check``'s problems (the dialect's own), each with its fix where one is known."""
+def check(text, dialect="docutils", budget=None):
+    """``check``'s problems (the dialect's own), each with its fix where one is known and ``budget`` allows."""
     chosen = _dialects.get(dialect)
-    return _fixes(text, chosen.check(text), chosen)
+    return _fixes(text, chosen.check(text), chosen, budgets.for_check(text) if budget is None else budget)
 
 
 def fix_document(text, dialect="docutils", unsafe=False):
     """``text`` with its fixes applied: (text, fixes applied, problems left).
 
-    With ``unsafe``, a pass applies suggested fixes only when no safe fix is
-    left: a guess is made on the document the safe fixes made. (A title
-    lost to a mismatched overline makes a later title skip a level; the safe
-    fix of the overline ends both problems, while the suggested change of
-    the later title's level, applied in the same pass, would be wrong.)
+    Safe fixes go in passes, all of a pass at once, then one at a time
+    when the pass as a whole did not leave fewer problems. A suggested
+    fix is a guess, and is applied only when it alone leaves fewer
+    problems: a pass never carries a guess that did not earn its place on
+    its own (in a pass with one genuine fix, six renames of inert typos
+    into ``raw`` and ``include`` would ride along). With ``unsafe``,
+    suggested fixes wait until no safe fix is left, so that a guess is
+    made on the document the safe fixes made (a title lost to a
+    mismatched overline makes a later title skip a level; the safe fix of
+    the overline ends both problems, while the suggested change of the
+    later title's level, applied in the same pass, would be wrong).
+
+    Everything, every check and its trials, is paid from one budget
+    (rst2.fixes.budget): past it, the passes made so far are the answer.
     """
-    kinds = ("safe", "suggested") if unsafe else ("safe",)
+    budget = budgets.for_fix(text)
     applied = []
-    items = check(text, dialect)
+    items = _checked(text, dialect, budget)
     for _ in range(MAX_PASSES):
-        done = []
-        for kind in kinds:
-            chosen = [item["fix"] for item in items if "fix" in item and item["fix"]["applicability"] == kind]
-            if not chosen:
-                continue
-            new_text, done = apply(text, chosen)
-            new_items = check(new_text, dialect)
-            if len(new_items) >= len(items):
-                # The pass did not help as a whole: keep, one at a time, only
-                # the fixes that leave fewer problems on their own.
-                new_text, done, new_items = _one_at_a_time(text, chosen, items, dialect)
-            if done:
-                break
+        if items is None:
+            break
+        done, new_items = [], None
+        safe = _chosen(items, "safe")
+        if safe:
+            new_text, done = apply(text, safe)
+            new_items = _checked(new_text, dialect, budget)
+            if new_items is None:
+                done = []  # not known to help: not kept
+            elif len(new_items) >= len(items):
+                new_text, done, new_items = _each_on_its_own(text, safe, items, dialect, budget)
+        elif unsafe:
+            new_text, done, new_items = _each_on_its_own(text, _chosen(items, "suggested"), items, dialect, budget)
         if not done:
             break
         text, items = new_text, new_items
         applied.extend(done)
+    if items is None:
+        items = check(text, dialect, budgets.Budget(0))  # the problems left, without their fixes
     return text, applied, items
 
 
-def _one_at_a_time(text, chosen, items, dialect):
+def _chosen(items, kind):
+    return [item["fix"] for item in items if "fix" in item and item["fix"]["applicability"] == kind]
+
+
+def _checked(text, dialect, budget):
+    """check() of ``text`` paid from ``budget``; None when the budget cannot pay for its parse."""
+    if not budget.spend(budgets.parse_cost(text)):
+        return None
+    # Its trials get no more than a check of its own would: the first check
+    # must not spend what the passes after it need.
+    return check(text, dialect, budget.part(budgets.for_check(text).left))
+
+
+def _each_on_its_own(text, chosen, items, dialect, budget):
+    """Of ``chosen``, those that each leave fewer problems than the document had with the ones kept before it.
+
+    (text, fixes kept, their problems with fixes, or None past the budget);
+    ``items`` when none is kept.
+    """
+    kept, problems, kept_text = [], len(items), text
     for candidate in chosen[:MAX_SINGLE_TRIES]:
-        new_text, done = apply(text, [candidate])
-        new_items = check(new_text, dialect)
-        if done and len(new_items) < len(items):
-            return new_text, done, new_items
-    return text, [], items
+        new_text, done = apply(text, kept + [candidate])
+        if len(done) != len(kept) + 1:
+            continue  # it overlaps one kept: made again from the new text next pass
+        if not budget.spend(budgets.parse_cost(new_text)):
+            break
+        count = len(_dialects.get(dialect).check(new_text))
+        if count < problems:
+            kept, problems, kept_text = done, count, new_text
+    if not kept:
+        return text, [], items
+    return kept_text, kept, _checked(kept_text, dialect, budget)

@@ -8,12 +8,19 @@ from docutils.parsers.rst import directives as rst_directives
 from docutils.parsers.rst import roles as rst_roles
 from docutils.parsers.rst.languages import en
 
+from . import forbidden
+from .budget import CELLS_PER_CHARACTER
 from .edits import edit, fix
 
 _SIMPLE_NAME = re.compile(r"^\w+(?:[-._+:]\w+)*$", re.UNICODE)
 
 
-def closest(name, known):
+# A name longer than this is never compared: no typo rule is worth an edit
+# distance over it, and every comparison costs its length times the band.
+MAX_NAME = 64
+
+
+def closest(name, known, budget=None):
     """The known name ``name`` is most likely a typo of, or None.
 
     Typos are a letter dropped, added, changed or swapped with the next:
@@ -22,15 +29,29 @@ def closest(name, known):
     before ``purple``), then difflib's ratio, then the name. A name further
     off is not a typo but a name of its own (CPython's ``opcode`` role is
     no misspelt ``code``), and gets no look-alike.
+
+    Cheap filters come first (a length within the edits allowed, one of the
+    first two letters shared, which a single edit cannot both change), then
+    an edit distance that only computes the band of cells a typo can reach
+    and stops once a row is past it. The work is paid from ``budget``
+    (rst2.fixes.budget) up front, the band's worst case for every
+    candidate: past the budget there is no look-alike, so the answer never
+    depends on which candidate came first.
     """
-    best = None
+    if not name or len(name) > MAX_NAME:
+        return None
     most = max(1, len(name) // 4)
+    head = set(name[:2])
+    candidates = [other for other in known if other != name and abs(len(other) - len(name)) <= most and head.intersection(other[:2])]
+    if budget is not None:
+        cells = len(known) + len(candidates) * len(name) * (2 * most + 1)
+        if not budget.spend(-(-cells // CELLS_PER_CHARACTER)):
+            return None
+    best = None
     matcher = difflib.SequenceMatcher(autojunk=False)
     matcher.set_seq2(name)
-    for other in set(known) - {name}:
-        if abs(len(other) - len(name)) > most:
-            continue
-        edits = _typos(name, other)
+    for other in candidates:
+        edits = typos(name, other, most)
         if edits <= most:
             matcher.set_seq1(other)
             key = (edits, -matcher.ratio(), other)
@@ -38,17 +59,33 @@ def closest(name, known):
     return best[2] if best else None
 
 
-def _typos(a, b):
-    """The edits (insert, delete, change, swap two neighbours) that make ``a`` into ``b``."""
-    previous, current = None, list(range(len(b) + 1))
+def typos(a, b, most):
+    """The edits (insert, delete, change, swap two neighbours) that make ``a`` into ``b``, or ``most + 1`` when more.
+
+    Only the cells within ``most`` of the diagonal are computed (a cell
+    further off needs more than ``most`` edits), and it stops at the first
+    row whose every cell is past ``most``.
+    """
+    over = most + 1
+    if abs(len(a) - len(b)) > most:
+        return over
+    m = len(b)
+    before, previous = None, [j if j <= most else over for j in range(m + 1)]
     for i in range(1, len(a) + 1):
-        before, previous, current = previous, current, [i] + [0] * len(b)
-        for j in range(1, len(b) + 1):
-            cost = 0 if a[i - 1] == b[j - 1] else 1
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+        current = [over] * (m + 1)
+        if i <= most:
+            current[0] = i
+        lowest = current[0]
+        for j in range(max(1, i - most), min(m, i + most) + 1):
+            value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] != b[j - 1]))
             if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                current[j] = min(current[j], before[j - 2] + 1)
-    return current[len(b)]
+                value = min(value, before[j - 2] + 1)
+            current[j] = min(value, over)
+            lowest = min(lowest, current[j])
+        if lowest > most:
+            return over
+        before, previous = previous, current
+    return previous[m]
 
 
 def _lines_from(source, first, last=None):
@@ -82,13 +119,13 @@ class UnknownTarget:
 
     def fix(self, context, item, match):
         name = match.group(1) or match.group(2)
-        targets = context.target_names()
+        targets = context.linkable_targets()
         if match.group(2):
             # Not the indirect target's own name: that would be a loop.
             own = _EXPLICIT_NAME.match(context.source.line(item["line"]) or "")
             if own:
                 targets = {k: v for k, v in targets.items() if k != fully_normalize_name(own.group(2))}
-        best = closest(name, targets)
+        best = context.closest("target", name, targets) if not match.group(2) else closest(name, targets, context.budget)
         if best is None:
             return None
         written = targets[best]
@@ -152,7 +189,8 @@ class UnknownRole:
         if context.known_elsewhere("roles", name):
             return None  # a Sphinx role in a docutils document: the dialect is what to change
         # Role names are matched without case (``:PEP:`` is ``pep``).
-        best = closest(name.lower(), context.role_names())
+        # Never a raw-based role (rst2.fixes.forbidden).
+        best = context.closest("role", name.lower(), context.role_names() - context.raw_roles())
         if best is None:
             return None
         for number, text in _lines_from(context.source, item["line"]):
@@ -181,9 +219,15 @@ class UnknownDirective:
         name = match.group(1)
         if context.known_elsewhere("directives", name):
             return None  # a Sphinx directive in a docutils document: the dialect is what to change
-        best = closest(name, context.directive_names())
         text = context.source.line(item["line"])
-        if best is None or text is None:
+        if text is None:
+            return None
+        # Never a directive that reads files or passes raw markup (rst2.fixes.forbidden).
+        armed = context.raw_roles()
+        allowed = {other for other in context.directive_names() if forbidden.directive_allowed(other, text, armed)}
+        # The allowed names differ only in whether a role-making directive is among them.
+        best = context.closest(("directive", forbidden.directive_allowed("role", text, armed)), name, allowed)
+        if best is None:
             return None
         found = re.match(r"^(\s*\.\.\s+)(%s)(\s*::)" % re.escape(name), text, re.I)
         if not found:
@@ -205,12 +249,16 @@ class UnknownOption:
 
     def fix(self, context, item, match):
         directive, name = match.group(1), match.group(2)
-        best = closest(name, context.option_names(directive))
-        if best is None:
-            return None
         for number, text in _lines_from(context.source, item["line"] + 1):
             found = re.match(r"^(\s+:)(%s)(:)" % re.escape(name), text)
             if found:
+                # Never an option that reads a file or a URL, embeds an image
+                # or links to a script (rst2.fixes.forbidden).
+                value = text[found.end():]
+                allowed = {other for other in context.option_names(directive) if forbidden.option_allowed(other, value)}
+                best = closest(name, allowed, context.budget)
+                if best is None:
+                    return None
                 return fix('Use the option "%s"' % best, "suggested", [edit(number, found.start(2) + 1, number, found.end(2) + 1, best)])
             if text.strip() and not text.lstrip().startswith(":"):
                 break  # past the options
