@@ -4,6 +4,7 @@
  */
 import { expect } from 'chai';
 
+import { fixAmplifier, longNames } from '../bench/documents.js';
 import type { CheckItem, FixResult } from '../src/engines/python/contract.js';
 import type { RunningServer } from '../src/server.js';
 import { api, errorOf, form, query, server } from './support/server.js';
@@ -76,5 +77,50 @@ describe('fixes over HTTP', () => {
     const format = await api(s, `/1.0/rst2/fix${query({ rst: MISTAKES, format: 'xml' })}`);
     expect(format.status).to.equal(400);
     expect((await errorOf(format)).valid).to.deep.equal(['text', 'json']);
+  });
+
+  // Issue 27. What a check and a fix cost against a render is bench:fix-cost's
+  // (ratios); python/tests/test_fix_bounds.py counts the characters parsed.
+  it("issue 27's fix amplifier: check, fix and fix?unsafe=1 answer, and the fixes within the budget are applied", async () => {
+    const text = fixAmplifier();
+    const check = await api(s, '/1.0/rst2/check', form({ rst: text }));
+    expect(check.status).to.equal(200);
+    const problems = ((await check.json()) as CheckItem[]).length;
+    for (const unsafe of ['0', '1']) {
+      const res = await api(s, '/1.0/rst2/fix', form({ rst: text, unsafe, format: 'json' }));
+      expect(res.status, `unsafe=${unsafe}`).to.equal(200);
+      const body = (await res.json()) as FixResult;
+      expect(body.fixes.length, `unsafe=${unsafe}`).to.be.greaterThan(0);
+      expect(body.messages.length, `unsafe=${unsafe}`).to.be.lessThan(problems);
+    }
+  });
+
+  it("issue 27's name bomb: 1,100-letter names are not compared; two such checks and a small one sent at once all answer", async () => {
+    const bomb = longNames();
+    const [a, b, small] = await Promise.all([
+      api(s, '/1.0/rst2/check', form({ rst: bomb })),
+      api(s, '/1.0/rst2/check', form({ rst: longNames(1100, 4, 28) })),
+      api(s, '/1.0/rst2/check', form({ rst: 'A *b\n' })),
+    ]);
+    for (const res of [a, b, small]) expect(res.status).to.equal(200);
+    const items = (await a.json()) as CheckItem[];
+    expect(items.map((i) => [i.message.slice(0, 20), i.fix])).to.deep.equal(Array.from({ length: 4 }, () => ['Unknown target name:', undefined]));
+    expect(((await small.json()) as CheckItem[])[0]!.fix?.rule).to.equal('inline-start-without-end');
+  });
+
+  it('no fix arms a document: inert typos one rename from raw, include, a file, an embedded image or a raw role stay as written', async () => {
+    const armed =
+      ':emphasys:`typo`\n\n.. rwa:: html\n\n   <script>alert(1)</script>\n\n.. includ:: /etc/passwd\n\n.. csv-table:: T\n   :fil: /etc/passwd\n\n' +
+      '.. image:: /etc/passwd\n   :loadng: embed\n\n.. role:: rawhtml(raw)\n   :format: html\n\n:rawhtm:`<img src=x onerror=alert(1)>`\n';
+    for (const dialect of ['docutils', 'sphinx']) {
+      const res = await api(s, '/1.0/rst2/fix', form({ rst: armed, unsafe: '1', dialect, format: 'json' }));
+      expect(res.status, dialect).to.equal(200);
+      const body = (await res.json()) as FixResult;
+      expect(body.fixes.map((f) => f.rule), dialect).to.deep.equal(['unknown-role']);
+      expect(body.text, dialect).to.equal(armed.replace(':emphasys:', ':emphasis:'));
+      const offered = ((await (await api(s, '/1.0/rst2/check', form({ rst: armed, dialect }))).json()) as CheckItem[]).flatMap((i) => i.fix?.edits.map((e) => e.text) ?? []);
+      expect(offered.filter((text) => ['raw', 'include', 'file', 'loading', 'rawhtml'].includes(text)), dialect).to.deep.equal([]);
+      expect(offered, dialect).to.include('emphasis');
+    }
   });
 });
