@@ -20,7 +20,14 @@
  *  7. `uri=` and image URIs at IPv6 forms of 169.254.169.254 (NAT64
  *     `64:ff9b:1::/48` in several RFC 6052 layouts, SIIT `::ffff:0:a9fe:a9fe`).
  *     That no connection is attempted is the tests' (test/http-uri.test.ts,
- *     with a connection guard); here the refusal and its cost show.
+ *     with a connection guard); here the refusal and its cost show;
+ *  8. issue 27's fix amplifier (bench/documents.ts fixAmplifier): check,
+ *     fix and fix with unsafe=1, each once (bench:fix-cost has the ratios),
+ *  9. issue 27's name bomb (longNames): two checks and a small one at
+ *     once; the small one's time is what it waited,
+ *  10. inert typos one rename from raw, include, a file read, an embedded
+ *     image and a raw role, beside a genuine typo: fix with unsafe=1, which
+ *     must apply only the genuine one (the answer shows how many).
  * Prints, per case, the answers (status and error code or image problems),
  * and the RSS (VmRSS of the process) before, at its peak while the case ran,
  * and after; then the RSS 10 s after the last response (settled), and the
@@ -41,7 +48,7 @@ import { pngChunk } from '../src/images/png-encode.js';
 import { dataUri, filterAbuse, gifFrameBomb } from '../test/support/image-abuse.js';
 import { badge, svgWithImage } from '../test/support/images.js';
 import { imagePdf } from '../test/support/pdf-file.js';
-import { emphasizedRange, numberedLines } from './documents.js';
+import { emphasizedRange, fixAmplifier, longNames, numberedLines } from './documents.js';
 import { startInstance, type InstanceProcess } from './instance-process.js';
 import { benchArgs } from './support.js';
 
@@ -69,7 +76,11 @@ async function greyPng(side: number): Promise<Buffer> {
 }
 
 interface Request {
-  operation: 'html' | 'pdf';
+  operation: 'html' | 'pdf' | 'check' | 'fix';
+  /** fix: the suggested fixes too. */
+  unsafe?: boolean;
+  /** Sent together with the next request, not waited for first. */
+  together?: boolean;
   /** The document, sent as the body; or */
   rst?: string;
   /** a URI for the service to fetch (`uri=`). */
@@ -121,6 +132,21 @@ async function cases(): Promise<Case[]> {
     },
     { id: '6', name: `PDF image whose action type is \`/S 6 0 R\` → \`/Launch\` (${launch.length} bytes), PDF`, requests: [{ operation: 'pdf', rst: withImage(dataUri('application/pdf', launch)), inert: true }] },
     {
+      id: '8',
+      name: `fix amplifier: two 7,900-character paragraphs with an unmatched \`*\`, 8 mismatched overlines, 8 \`nte\` (${(Buffer.byteLength(fixAmplifier()) / 1000).toFixed(0)} KB): check, fix, fix unsafe`,
+      requests: [{ operation: 'check', rst: fixAmplifier() }, { operation: 'fix', rst: fixAmplifier() }, { operation: 'fix', rst: fixAmplifier(), unsafe: true }],
+    },
+    {
+      id: '9',
+      name: `name bomb: 4 targets and 4 references of 1,100 letters (${(Buffer.byteLength(longNames()) / 1000).toFixed(1)} KB), two checks and a small one at once (its ms: what it waited)`,
+      requests: [{ operation: 'check', rst: longNames(), together: true }, { operation: 'check', rst: longNames(1100, 4, 28), together: true }, { operation: 'check', rst: 'A *b\n', together: true }],
+    },
+    {
+      id: '10',
+      name: 'inert typos one rename from `raw`, `include`, `:file:`, `:loading: embed`, a raw role, beside `:emphasys:`: fix unsafe',
+      requests: [{ operation: 'fix', unsafe: true, rst: ':emphasys:`typo`\n\n.. rwa:: html\n\n   <script>alert(1)</script>\n\n.. includ:: /etc/passwd\n\n.. csv-table:: T\n   :fil: /etc/passwd\n\n.. image:: /etc/passwd\n   :loadng: embed\n\n.. role:: rawhtml(raw)\n   :format: html\n\n:rawhtm:`<img src=x onerror=alert(1)>`\n' }],
+    },
+    {
       id: '7',
       name: `169.254.169.254 in IPv6 (${METADATA.map((a) => `\`${a}\``).join(', ')}): \`uri=\` each, HTML, then all as images, PDF`,
       requests: [...METADATA.map((address): Request => ({ operation: 'html', uri: `http://[${address}]/latest/meta-data/` })), { operation: 'pdf', rst: `Metadata\n========\n\n${images}` }],
@@ -132,7 +158,9 @@ async function send(instance: InstanceProcess, request: Request): Promise<string
   const query = new URLSearchParams();
   if (request.dialect) query.set('dialect', request.dialect);
   if (request.uri) query.set('uri', request.uri);
+  if (request.unsafe) query.set('unsafe', '1');
   const url = `${instance.url}/1.0/rst2/${request.operation}${query.size ? `?${query}` : ''}`;
+  const started = performance.now();
   const res = await fetch(url, request.rst === undefined ? {} : { method: 'POST', headers: { 'Content-Type': 'text/x-rst; charset=utf-8' }, body: request.rst });
   const body = Buffer.from(await res.arrayBuffer());
   if (res.status !== 200) {
@@ -140,6 +168,11 @@ async function send(instance: InstanceProcess, request: Request): Promise<string
     // Which refusal: with private addresses allowed, only the metadata one may answer case 7.
     const metadata = error?.message?.includes('cloud metadata') ? ' (cloud metadata)' : '';
     return `${request.operation} ${res.status} ${error?.code ?? '?'}${metadata}`;
+  }
+  const fixes = res.headers.get('x-rst2-fixes-applied');
+  if (request.operation === 'check' || request.operation === 'fix') {
+    const answer = request.operation === 'check' ? `${(JSON.parse(body.toString('utf8')) as unknown[]).length} problems` : `${fixes} fixes applied, ${res.headers.get('x-rst2-problems-left')} problems left`;
+    return `${request.operation}${request.unsafe ? ' unsafe' : ''} 200 (${answer}, ${(performance.now() - started).toFixed(0)} ms)`;
   }
   const size = body.length < 1e5 ? `${(body.length / 1000).toFixed(0)} KB` : `${(body.length / 1e6).toFixed(1)} MB`;
   const problems = res.headers.get('x-rst2-image-problems');
@@ -175,7 +208,14 @@ async function main(): Promise<void> {
       const sampler = setInterval(() => (peak = Math.max(peak, instance.memory().rssMb)), 25);
       const t0 = performance.now();
       const answers: string[] = [];
-      for (const request of c.requests) answers.push(await send(instance, request));
+      let together: Array<Promise<string>> = [];
+      for (const request of c.requests) {
+        together.push(send(instance, request));
+        if (request.together) continue;
+        answers.push(...(await Promise.all(together)));
+        together = [];
+      }
+      answers.push(...(await Promise.all(together)));
       lastResponse = performance.now();
       clearInterval(sampler);
       const after = instance.memory().rssMb;
