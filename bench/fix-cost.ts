@@ -25,7 +25,12 @@ import { benchArgs, median, specificationText } from './support.js';
 type Operation = 'html' | 'check' | 'fix' | 'fix-unsafe';
 const OPERATIONS: Operation[] = ['html', 'check', 'fix', 'fix-unsafe'];
 
+// Each request's text ends in a comment of its own: a repeated text would be
+// answered from the render cache.
+let sent = 0;
+
 async function timed(instance: InstanceProcess, operation: Operation, text: string): Promise<{ ms: number; status: number }> {
+  text = `${text.trimEnd()}\n\n.. bench request ${++sent}\n`;
   const url = `${instance.url}/1.0/rst2/${operation === 'fix-unsafe' ? 'fix?unsafe=1' : operation}`;
   const started = performance.now();
   const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'text/x-rst; charset=utf-8' }, body: text });
