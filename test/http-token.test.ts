@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { DELETION_KEY_PATTERN, hashDeletionKey, makeDeletionKey } from '../src/store/deletion-key.js';
+import { holderFile } from '../src/store/folder-layout.js';
 import { FolderStore } from '../src/store/folder-store.js';
 import type { RunningServer } from '../src/server.js';
 import { api, errorOf, form, query, server, tempDir } from './support/server.js';
@@ -83,15 +84,22 @@ describe('deleting a token over HTTP (DELETE /1.0/rst2/token/<token> with X-Rst2
     expect(res.headers.get('cache-control')).to.equal('no-store');
     const again = await create(doc);
     expect(again.key).to.match(DELETION_KEY_PATTERN).and.not.equal(res.headers.get(KEY_HEADER));
-    // Only hashes are stored: neither key appears in the store's files.
+    // Only hashes are stored: neither key appears in the store's files, each
+    // creation is an empty file named by a hash of the token and its key's hash.
     const stored = filesOf(again.token).map((f) => fs.readFileSync(path.join(dataDir, 'tokens', again.token.slice(0, 2), f), 'utf8')).join('\n');
     expect(stored).to.not.include(again.key).and.not.include(res.headers.get(KEY_HEADER)!);
-    expect(stored).to.include(hashDeletionKey(again.key));
+    for (const key of [again.key, res.headers.get(KEY_HEADER)!]) {
+      expect(fs.readFileSync(holderFile(path.join(dataDir, 'tokens'), again.token, hashDeletionKey(key)), 'utf8')).to.equal('');
+    }
   });
 
   it('create, then delete with the key: 204, and the text, its renderings and its files are gone', async () => {
     const { token, key } = await create(unique('gone'));
     expect((await source(token)).status).to.equal(200);
+    const rendered = await api(s, `/1.0/rst2/html${query({ token })}`);
+    const etag = rendered.headers.get('etag') ?? '';
+    await rendered.arrayBuffer();
+    expect(etag).to.match(/^"[0-9a-f]{32}"$/);
     expect(filesOf(token)).to.have.length(2);
     const deleted = await remove(token, key);
     expect(deleted.status).to.equal(204);
@@ -103,6 +111,13 @@ describe('deleting a token over HTTP (DELETE /1.0/rst2/token/<token> with X-Rst2
     const html = await api(s, `/1.0/rst2/html${query({ token })}`);
     expect(html.status).to.equal(404);
     expect((await errorOf(html)).code).to.equal('token_not_found');
+    // Nor does the ETag from before bring it back as a 304.
+    const revalidated = await api(s, `/1.0/rst2/html${query({ token })}`, { headers: { 'If-None-Match': etag } });
+    expect(revalidated.status).to.equal(404);
+    expect((await errorOf(revalidated)).code).to.equal('token_not_found');
+    const sourceAgain = await api(s, `/1.0/rst2/token/${token}`, { headers: { 'If-None-Match': `"${token}"` } });
+    expect(sourceAgain.status).to.equal(404);
+    expect((await errorOf(sourceAgain)).code).to.equal('token_not_found');
     expect(filesOf(token)).to.deep.equal([]);
   });
 
@@ -182,9 +197,10 @@ describe('folder token store', () => {
     await Promise.all(hashes.map((hash) => store.save(token, text, hash)));
     expect(await store.load(token)).to.equal(text);
     const folder = path.join(dir, 'tokens', 'ab');
-    expect(fs.readdirSync(folder).sort()).to.deep.equal([`${token}.keys`, `${token}.rst`]);
+    expect(fs.readdirSync(folder).sort()).to.deep.equal([`${token}.count`, `${token}.rst`]);
     // Concurrent creations each kept their holder.
-    expect(fs.readFileSync(path.join(folder, `${token}.keys`), 'utf8').split('\n').sort()).to.deep.equal([...hashes].sort());
+    expect(fs.readFileSync(path.join(folder, `${token}.count`), 'utf8')).to.equal('8');
+    for (const hash of hashes) expect(fs.existsSync(holderFile(path.join(dir, 'tokens'), token, hash))).to.equal(true);
     expect(await store.load('cd'.repeat(16))).to.equal(undefined);
   });
 
@@ -198,6 +214,7 @@ describe('folder token store', () => {
     expect(results.filter(Boolean)).to.have.length(hashes.length);
     expect(await store.load(token)).to.equal(undefined);
     expect(fs.readdirSync(path.join(dir, 'tokens', 'a7'))).to.deep.equal([]);
+    for (const hash of hashes) expect(fs.existsSync(holderFile(path.join(dir, 'tokens'), token, hash))).to.equal(false);
   });
 
   it('a text stored before deletion keys existed stays: a later creation deletes only itself', async () => {

@@ -151,6 +151,19 @@ describe('redis token store and render cache', () => {
     expect(await store.load(token)).to.equal('from before\n');
   });
 
+  it('holders stored by earlier versions (a set of key hashes beside the text) still delete, each by its key', async () => {
+    const store = new RedisStore(client, 0);
+    const token = 'e9'.repeat(16);
+    const [first, second] = [newHash(), newHash()];
+    await client.set(TOKEN_KEY_PREFIX + token, 'stored earlier\n');
+    await client.sadd(TOKEN_HOLDERS_PREFIX + token, first, second);
+    expect(await store.remove(token, newHash())).to.equal(false);
+    expect(await store.remove(token, first)).to.equal(true);
+    expect(await store.load(token)).to.equal('stored earlier\n');
+    expect(await store.remove(token, second)).to.equal(true);
+    expect(await client.exists(TOKEN_KEY_PREFIX + token, TOKEN_HOLDERS_PREFIX + token)).to.equal(0);
+  });
+
   it('refuses a client string that is not a token', async () => {
     let error: unknown;
     try {

@@ -10,6 +10,7 @@ import type { Context, Next } from 'koa';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
 import { operationOf } from './operations.js';
+import { pathShape } from './path-shape.js';
 
 // An id from a proxy or client is kept so one request can be followed across
 // systems, but only when it is short and plain: it goes into logs and headers.
@@ -36,8 +37,9 @@ export function observe(log: Logger, metrics: Metrics) {
       const quiet = route === '/metrics' || route === '/health' || route === '/ready';
       (ctx.state.log as Logger)[quiet ? 'debug' : 'info']('request', {
         method: ctx.method,
-        // A token is the key to a shared document: keep it out of the log.
-        path: route?.includes(':token') ? route : ctx.path,
+        // A token is the key to a shared document, and a client may put it (or
+        // a deletion key) anywhere in a path: only a route or a path's shape is logged.
+        path: route ?? pathShape(ctx.path),
         route,
         status: ctx.status,
         ms: Math.round(seconds * 1000),

@@ -2,10 +2,12 @@
  * Deletion keys: each token creation gets a fresh random key that only its
  * creator sees (in the creation answer's X-Rst2-Deletion-Key header); the
  * stores keep only its SHA-256. The key is 256 random bits, so a plain hash
- * is enough (no slow hash: there is nothing to guess), and comparing hashes
- * in constant time leaves nothing to learn from timing either.
+ * is enough (no slow hash: there is nothing to guess). A store finds a hash
+ * by one lookup keyed by it (a file name, a set member), never by going
+ * through the token's creations, so the time a deletion takes says nothing
+ * of which creations, or whether any, there are.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /** The header that carries a key: out of the URL, which ends up in logs. */
 export const DELETION_KEY_HEADER = 'X-Rst2-Deletion-Key';
@@ -22,17 +24,3 @@ export function hashDeletionKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
-/**
- * The stored hash equal to `hash`, or undefined. Every candidate is compared
- * in full, whatever matched before, so the time taken says nothing about
- * which or how much of one matched.
- */
-export function findKeyHash(stored: readonly string[], hash: string): string | undefined {
-  const wanted = Buffer.from(hash, 'utf8');
-  let found: string | undefined;
-  for (const candidate of stored) {
-    const bytes = Buffer.from(candidate, 'utf8');
-    if (bytes.length === wanted.length && timingSafeEqual(bytes, wanted) && found === undefined) found = candidate;
-  }
-  return found;
-}

@@ -9,7 +9,7 @@
 import type { Redis } from 'ioredis';
 
 import { TOKEN_PATTERN } from '../documents/document.js';
-import { findKeyHash, KEY_HASH_PATTERN } from './deletion-key.js';
+import { KEY_HASH_PATTERN } from './deletion-key.js';
 import { KEYLESS, type TokenStore } from './token-store.js';
 
 export const TOKEN_KEY_PREFIX = 'rst2:token:';
@@ -34,11 +34,16 @@ end
 return 1
 `;
 
-// KEYS: text, holders. ARGV: the holder, already matched in constant time.
-// 0 when it is gone meanwhile (a concurrent delete): the same answer as a wrong key.
+// KEYS: text, holders. ARGV: the key's hash.
+// A wrong key runs the same two lookups whether the token exists, is unknown
+// or has thousands of creations: SISMEMBER looks the hash up in the set's
+// hash table, it does not go through the members. 0 also when the creation
+// is gone meanwhile (a concurrent delete): the same answer as a wrong key.
 const REMOVE = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-if redis.call('SREM', KEYS[2], ARGV[1]) == 0 then return 0 end
+local held = redis.call('SISMEMBER', KEYS[2], ARGV[1])
+local stored = redis.call('EXISTS', KEYS[1])
+if held == 0 or stored == 0 then return 0 end
+redis.call('SREM', KEYS[2], ARGV[1])
 if redis.call('SCARD', KEYS[2]) == 0 then redis.call('DEL', KEYS[1], KEYS[2]) end
 return 1
 `;
@@ -52,7 +57,7 @@ export class RedisStore implements TokenStore {
 
   private keysOf(token: string): { text: string; holders: string } {
     // Tokens come from clients: only the exact shape is ever used in a key.
-    if (!TOKEN_PATTERN.test(token)) throw new Error(`not a token: ${JSON.stringify(token).slice(0, 40)}`);
+    if (!TOKEN_PATTERN.test(token)) throw new Error('not a token');
     return { text: TOKEN_KEY_PREFIX + token, holders: TOKEN_HOLDERS_PREFIX + token };
   }
 
@@ -75,9 +80,8 @@ export class RedisStore implements TokenStore {
 
   async remove(token: string, keyHash: string): Promise<boolean> {
     const keys = this.keysOf(token);
-    const held = findKeyHash(await this.redis.smembers(keys.holders), keyHash);
-    if (held === undefined) return false;
-    return (await this.redis.eval(REMOVE, 2, keys.text, keys.holders, held)) === 1;
+    if (!KEY_HASH_PATTERN.test(keyHash)) throw new Error('not a key hash');
+    return (await this.redis.eval(REMOVE, 2, keys.text, keys.holders, keyHash)) === 1;
   }
 
   async ping(): Promise<void> {
