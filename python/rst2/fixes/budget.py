@@ -20,9 +20,12 @@ small document a floor allows the trials that its short paragraphs need
 (docs/security.rst has the worst ratios measured).
 """
 
-# The fixed cost of one parse, in characters (measured: 0.41 ms for ten
-# characters, 2.54 ms for a thousand, natively).
-PARSE_OVERHEAD = 200
+# The fixed cost of one parse, in characters. Natively a parse of ten
+# characters takes 0.41 ms and one of a thousand 2.54 ms (200 characters'
+# worth), but in Pyodide a small trial costs about what a small render does
+# (bench:fix-cost's fuzzer: forty trials of a short paragraph made a check
+# 5.5 renders at 200): a thousand keeps a small document's check near two.
+PARSE_OVERHEAD = 1000
 
 # Edit-distance cells worth one character parsed (a cell is a few Python
 # operations; docutils spends about 2.7 us a character).
