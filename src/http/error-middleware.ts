@@ -10,6 +10,7 @@ import type { Context, Next } from 'koa';
 
 import { errorFields, type Logger } from '../log.js';
 import { Code, httpStatus, isServiceError, retryAfter, ServiceError } from '../errors.js';
+import { pathShape } from './path-shape.js';
 
 // Set by a route before it failed; they describe a rendering, not an error.
 const SUCCESS_ONLY_HEADERS = ['ETag', 'Content-Disposition', 'X-Cache', 'Content-Security-Policy'];
@@ -48,7 +49,9 @@ export function errorMiddleware(log: Logger) {
         if (httpStatus(err.code) >= 500) reqLog.warn('request failed', { code: err.code, ...(err.cause ? errorFields(err.cause) : {}) });
         send(ctx, err);
       } else {
-        reqLog.error('unexpected error', { method: ctx.method, path: ctx.path, ...errorFields(err) });
+        // A path may hold a token or a deletion key: the log names its route or shape.
+        const route = typeof ctx._matchedRoute === 'string' ? ctx._matchedRoute : pathShape(ctx.path);
+        reqLog.error('unexpected error', { method: ctx.method, path: route, ...errorFields(err) });
         send(ctx, new ServiceError(Code.internal, `Something went wrong inside the service; the request id is ${requestId}.`));
       }
     }
