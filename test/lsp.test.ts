@@ -3,21 +3,37 @@
  * spoken to over its standard input and output by vscode-languageserver's
  * own client side (test/support/lsp-client.ts), as an editor would:
  * initialize, open, change, ask for code actions, apply them, shut down. Every wait is for a message
- * from the server, never a sleep.
+ * from the server (or its exit), never a sleep. One test runs the server in
+ * this process, to share its engine with a job that keeps it busy.
  */
+import { PassThrough } from 'node:stream';
+
 import { expect } from 'chai';
 
 import {
   CodeActionKind,
+  createProtocolConnection,
   DiagnosticSeverity,
   DidChangeConfigurationNotification,
   DidCloseTextDocumentNotification,
+  DidOpenTextDocumentNotification,
   InitializedNotification,
+  InitializeRequest,
+  PublishDiagnosticsNotification,
+  ShutdownRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
   type Diagnostic,
+  type PublishDiagnosticsParams,
   type Range,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 
+import { loadConfig } from '../src/config.js';
+import { createPythonEngine } from '../src/engines/create.js';
+import { createLogger } from '../src/log.js';
+import { LSP_LIMITS } from '../src/lsp/limits.js';
+import { LanguageServer, type CheckEngine } from '../src/lsp/server.js';
 import { applyEdit, editsIn, LspClient } from './support/lsp-client.js';
 
 const WAIT_MS = 120_000;
@@ -41,6 +57,36 @@ const DOC = [
 
 function line(n: number): Range {
   return { start: { line: n, character: 0 }, end: { line: n, character: 0 } };
+}
+
+/** A message as the base protocol frames it; `length` overrides its Content-Length header line. */
+function frame(message: object, header?: string): Buffer {
+  const body = Buffer.from(JSON.stringify(message), 'utf8');
+  return Buffer.concat([Buffer.from(`${header ?? `Content-Length: ${body.length}`}\r\n\r\n`, 'ascii'), body]);
+}
+
+/** The messages framed in bytes the server wrote. */
+function framesIn(bytes: Buffer): unknown[] {
+  const messages: unknown[] = [];
+  let at = 0;
+  while (at < bytes.length) {
+    const end = bytes.indexOf('\r\n\r\n', at);
+    const length = /Content-Length: (\d+)/.exec(bytes.subarray(at, end).toString('ascii'));
+    expect(length, `a header at byte ${at} of what the server wrote`).to.not.equal(null);
+    const body = end + 4;
+    messages.push(JSON.parse(bytes.subarray(body, body + Number(length![1])).toString('utf8')));
+    at = body + Number(length![1]);
+  }
+  return messages;
+}
+
+/** `promise`, or a failure naming `what` if it has not settled within `ms`: a broken server fails the test at once rather than at mocha's timeout. */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no ${what} within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 describe('rst2 lsp', function () {
@@ -215,6 +261,229 @@ describe('rst2 lsp', function () {
         void client.connection.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
         expect((await again).diagnostics.map((d) => d.message)).to.deep.equal(['Title underline too short.', 'Inline emphasis start-string without end-string.']);
         expect(client.shownMessages).to.deep.equal(['rst2: unknown dialect "nosuch"; choose one of docutils, sphinx, pypi.']);
+        expect(await client.stop()).to.equal(0);
+        expect(client.protocolErrors).to.deep.equal([]);
+      } finally {
+        if (client.child.exitCode === null) client.child.kill();
+      }
+    });
+  });
+
+  describe('many documents opened at once', function () {
+    it('checks every one of 100 documents, queueing its checks instead of having the engine refuse them', async function () {
+      const client = new LspClient([]);
+      try {
+        await client.initialize({});
+        await client.connection.sendNotification(InitializedNotification.type, {});
+        // Each document has its own problem, so each diagnostic shows its own text was checked.
+        const docs = Array.from({ length: 100 }, (_, i) =>
+          TextDocument.create(`file:///tmp/rst2-lsp/many/${i}.rst`, 'restructuredtext', 1, `Title\n=====\n\nSee Mising${i}_.\n`),
+        );
+        // One write: the server reads the 100 didOpen notifications together, as an editor restoring a session sends them.
+        client.child.stdin.write(
+          Buffer.concat(
+            docs.map((d) =>
+              frame({
+                jsonrpc: '2.0',
+                method: DidOpenTextDocumentNotification.method,
+                params: { textDocument: { uri: d.uri, languageId: 'restructuredtext', version: 1, text: d.getText() } },
+              }),
+            ),
+          ),
+        );
+        const published = await Promise.all(docs.map((d) => client.diagnostics(d.uri, 1)));
+        published.forEach((p, i) => {
+          expect(p.diagnostics.map((d) => [d.range.start.line, d.message]), docs[i]!.uri).to.deep.equal([[3, `Unknown target name: "mising${i}".`]]);
+        });
+        expect(client.published.filter((p) => p.diagnostics.some((d) => typeof d.message === 'string' && d.message.startsWith('rst2 could not check')))).to.deep.equal([]);
+        expect(await client.stop()).to.equal(0);
+        expect(client.protocolErrors).to.deep.equal([]);
+      } finally {
+        if (client.child.exitCode === null) client.child.kill();
+      }
+    });
+  });
+
+  describe('a check the engine refuses for being busy', function () {
+    it('is tried again until the engine takes it, not shown as the document\'s problem', async function () {
+      // The server shares an engine with no queue (RST2_QUEUE_LIMIT=0) and one
+      // worker with this test, which keeps that worker busy until the server
+      // has been refused once.
+      const lines: Array<Record<string, unknown>> = [];
+      let refused!: () => void;
+      const wasRefused = new Promise<void>((resolve) => (refused = resolve));
+      const log = createLogger('debug', (text) => {
+        const entry = JSON.parse(text) as Record<string, unknown>;
+        lines.push(entry);
+        if (typeof entry.msg === 'string' && entry.msg.startsWith('check refused by a busy engine')) refused();
+      });
+      // No heap budget: a worker being recycled has a successor beside it, a second worker the server could get.
+      const engine = createPythonEngine({ ...loadConfig({}), queueLimit: 0, workerHeapBudgetBytes: 0 }, log, 1);
+      const started = engine.start();
+      const shared: CheckEngine = {
+        start: () => started,
+        close: () => Promise.resolve(),
+        check: (source, dialect) => engine.check(source, dialect),
+        fix: (source, dialect, unsafe) => engine.fix(source, dialect, unsafe),
+      };
+      const toServer = new PassThrough();
+      const fromServer = new PassThrough();
+      let exited!: (status: number) => void;
+      const exit = new Promise<number>((resolve) => (exited = resolve));
+      const server = new LanguageServer({ input: toServer, output: fromServer, engine: () => shared, log, exit: (status) => exited(status) });
+      server.listen();
+      const client = createProtocolConnection(new StreamMessageReader(fromServer), new StreamMessageWriter(toServer));
+      const published = new Promise<PublishDiagnosticsParams>((resolve) => client.onNotification(PublishDiagnosticsNotification.type, resolve));
+      client.listen();
+      try {
+        await client.sendRequest(InitializeRequest.type, { processId: null, rootUri: null, capabilities: {} });
+        await started;
+        // Each busy check starts in the same turn as the one before ends (only
+        // promise callbacks run between), so the server, which reads its
+        // messages in other turns, never finds the worker free until then.
+        let busy = true;
+        const keepBusy = (async () => {
+          while (busy) await engine.check('Busy\n====\n\n' + '* item\n'.repeat(300), 'docutils');
+        })();
+        await client.sendNotification(DidOpenTextDocumentNotification.type, {
+          textDocument: { uri: 'file:///tmp/rst2-lsp/busy.rst', languageId: 'restructuredtext', version: 1, text: DOC },
+        });
+        const first = await Promise.race([wasRefused.then(() => 'refused'), published.then(() => 'published, never refused')]);
+        busy = false;
+        await keepBusy;
+        expect(first).to.equal('refused');
+        const diagnostics = (await published).diagnostics;
+        expect(diagnostics.map((d) => d.message)).to.deep.equal([
+          'Title underline too short.',
+          'Inline emphasis start-string without end-string.',
+          'Unknown interpreted text role "ref".',
+          'Unknown directive type "nosuch".',
+          'Unknown target name: "mising".',
+        ]);
+        expect(lines.filter((l) => l.msg === 'check failed')).to.deep.equal([]);
+        // The end of the input after a shutdown: status 0 (the exit notification would end this process).
+        await client.sendRequest(ShutdownRequest.type);
+        toServer.end();
+        expect(await within(exit, 10_000, 'end of the server')).to.equal(0);
+      } finally {
+        client.dispose();
+        await engine.close();
+      }
+    });
+  });
+
+  describe('a stream that cannot be read as messages', function () {
+    const open = {
+      jsonrpc: '2.0',
+      method: DidOpenTextDocumentNotification.method,
+      params: { textDocument: { uri: 'file:///tmp/rst2-lsp/framing.rst', languageId: 'restructuredtext', version: 1, text: DOC } },
+    };
+    const body = frame(open).subarray(frame(open).indexOf('\r\n\r\n') + 4);
+    const shutdown = frame({ jsonrpc: '2.0', id: 2, method: ShutdownRequest.method });
+    const cases: Array<{ what: string; bytes: Buffer; reason: string }> = [
+      { what: 'a Content-Length too short', bytes: frame(open, `Content-Length: ${body.length - 10}`), reason: `a message body of ${body.length - 10} bytes is not JSON` },
+      {
+        what: 'a Content-Length too long, then the next message',
+        bytes: frame(open, `Content-Length: ${body.length + 1000}`),
+        reason: `a message body holds the header of another message: its Content-Length (${body.length + 1000}) is longer than its body`,
+      },
+      { what: 'a Content-Length that is not a number', bytes: frame(open, 'Content-Length: twelve'), reason: 'bad message header: Content-Length "twelve" is not a number of bytes' },
+      { what: 'a negative Content-Length', bytes: frame(open, 'Content-Length: -5'), reason: 'bad message header: Content-Length "-5" is not a number of bytes' },
+      {
+        what: 'no Content-Length',
+        bytes: frame(open, 'Content-Type: application/vscode-jsonrpc; charset=utf-8'),
+        reason: 'bad message header: no Content-Length in "Content-Type: application/vscode-jsonrpc; charset=utf-8\\r\\n\\r\\n"',
+      },
+      {
+        what: 'a Content-Length over the limit',
+        bytes: frame(open, 'Content-Length: 1000000000000'),
+        reason: `bad message header: Content-Length 1000000000000 is over the limit of ${LSP_LIMITS.maxMessageBytes} bytes`,
+      },
+      {
+        what: 'a header that does not end',
+        bytes: frame(open, `X-Padding: ${'a'.repeat(LSP_LIMITS.maxHeaderBytes)}`),
+        reason: `bad message header: longer than ${LSP_LIMITS.maxHeaderBytes} bytes`,
+      },
+      { what: 'a body as the header (no header at all)', bytes: body, reason: 'bad message header: byte 0x7b where a header name and ":" should be, after ""' },
+    ];
+
+    /** Starts the server, sends `bytes` after initialize (then a shutdown, unless `alone`), and returns how it ended. */
+    async function send(bytes: Buffer, alone = false): Promise<{ status: number | null; answers: unknown[]; stderr: string }> {
+      const client = new LspClient([]);
+      const out: Buffer[] = [];
+      client.child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+      try {
+        await client.initialize({});
+        client.child.stdin.write(alone ? bytes : Buffer.concat([bytes, shutdown]));
+        const status = await within(client.exited, LSP_LIMITS.stallMs + 30_000, `exit; stderr: ${client.stderr}`);
+        return { status, answers: framesIn(Buffer.concat(out)).slice(1), stderr: client.stderr };
+      } finally {
+        if (client.child.exitCode === null) client.child.kill();
+      }
+    }
+
+    function expectParseErrorAndExit(ended: { status: number | null; answers: unknown[]; stderr: string }, reason: string): void {
+      expect(ended.status).to.equal(1);
+      expect(ended.stderr).to.include(`rst2 lsp: cannot read the client's messages: ${reason}`);
+      // JSON-RPC's parse error, with no id since no request could be read; the shutdown after is not answered.
+      expect(ended.answers).to.have.length(1);
+      expect(ended.answers[0]).to.have.property('id', null);
+      expect(ended.answers[0]).to.have.nested.property('error.code', -32700);
+      expect(ended.answers[0]).to.have.nested.property('error.message').that.includes(reason);
+    }
+
+    for (const { what, bytes, reason } of cases) {
+      it(`${what}: answers a parse error, says why on standard error and exits 1`, async function () {
+        expectParseErrorAndExit(await send(bytes), reason);
+      });
+    }
+
+    it(`a Content-Length too long, then nothing: the same once nothing more came for ${LSP_LIMITS.stallMs} ms`, async function () {
+      const ended = await send(frame(open, `Content-Length: ${body.length + 1}`), true);
+      expectParseErrorAndExit(ended, `a message stopped in the middle for ${LSP_LIMITS.stallMs} ms`);
+    });
+  });
+
+  describe('what is large, many, or odd', function () {
+    it('checks a 9.5 MB didOpen, 5,000 didChange as few checks, lone surrogates, and changes at absurd positions', async function () {
+      const client = new LspClient([]);
+      try {
+        await client.initialize({});
+        await client.connection.sendNotification(InitializedNotification.type, {});
+        // One line of 9.5 MB: docutils' own line length limit answers it, in seconds.
+        const big = TextDocument.create('file:///tmp/rst2-lsp/big.rst', 'restructuredtext', 1, `Title\n=====\n\n${'word '.repeat(1_900_000)}\n`);
+        client.open(big);
+        expect((await client.diagnostics(big.uri, 1)).diagnostics.map((d) => d.message)).to.deep.equal(['Line 4 exceeds the line-length-limit.']);
+
+        // The didOpen and 5,000 didChange in one write, as a fast typist's editor could send them while the server is busy.
+        const uri = 'file:///tmp/rst2-lsp/burst.rst';
+        const burst = [frame({ jsonrpc: '2.0', method: DidOpenTextDocumentNotification.method, params: { textDocument: { uri, languageId: 'restructuredtext', version: 1, text: 'Title\n=====\n\n' } } })];
+        for (let version = 2; version <= 5001; version++) {
+          const text = version === 5001 ? '*' : 'x';
+          burst.push(frame({ jsonrpc: '2.0', method: 'textDocument/didChange', params: { textDocument: { uri, version }, contentChanges: [{ range: line(3), text }] } }));
+        }
+        client.child.stdin.write(Buffer.concat(burst));
+        const last = await client.diagnostics(uri, 5001);
+        expect(last.diagnostics.map((d) => [d.message, d.range.start])).to.deep.equal([['Inline emphasis start-string without end-string.', { line: 3, character: 0 }]]);
+        // At most a check already under way when the burst came, then one of the last version.
+        expect(client.published.filter((p) => p.uri === uri).length).to.be.at.most(2);
+
+        // Lone surrogates count as one code point each, as in Python: the star stays at UTF-16 character 2.
+        const lone = TextDocument.create('file:///tmp/rst2-lsp/lone.rst', 'restructuredtext', 1, 'Ti\ud800tle\n======\n\n\udc00 *x\n');
+        client.open(lone);
+        expect((await client.diagnostics(lone.uri, 1)).diagnostics.map((d) => [d.message, d.range])).to.deep.equal([
+          ['Inline emphasis start-string without end-string.', { start: { line: 3, character: 2 }, end: { line: 3, character: 3 } }],
+        ]);
+
+        // Positions past the end and negative ones are clamped to the text, as TextDocument does.
+        void client.connection.sendNotification('textDocument/didChange', {
+          textDocument: { uri: lone.uri, version: 2 },
+          contentChanges: [{ range: { start: { line: 1e9, character: -5 }, end: { line: -1, character: 2 ** 40 } }, text: '*y' }],
+        });
+        expect((await client.diagnostics(lone.uri, 2)).diagnostics.map((d) => d.message)).to.deep.equal(['Inline emphasis start-string without end-string.']);
+        const absurd = { start: { line: 1e9, character: 1e9 }, end: { line: -3, character: -1 } };
+        const actions = await client.codeActions(TextDocument.create(lone.uri, 'restructuredtext', 2, '*y'), absurd, []);
+        expect(actions.map((a) => a.kind)).to.include(CodeActionKind.SourceFixAll);
         expect(await client.stop()).to.equal(0);
         expect(client.protocolErrors).to.deep.equal([]);
       } finally {

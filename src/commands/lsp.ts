@@ -3,7 +3,8 @@
  * output, with one Python worker configured from the environment as for the
  * other commands. Standard output is the protocol's alone: the log goes to
  * standard error (level RST2_LOG_LEVEL, default warn), and so does anything
- * printed with console.log.
+ * printed with console.log. When its input cannot be read as messages it
+ * says why there, in one plain line, whatever the log level, and exits 1.
  */
 import { loadConfig } from '../config.js';
 import { DEFAULT_DIALECT, DIALECTS, type Dialect } from '../dialects.js';
@@ -11,6 +12,9 @@ import { createPythonEngine } from '../engines/create.js';
 import { createLogger, type LogLevel } from '../log.js';
 import { LanguageServer } from '../lsp/server.js';
 import { parseArgs, UsageError } from './args.js';
+
+/** One worker: an editor checks one document at a time as it is typed in; the server queues the rest. */
+const WORKERS = 1;
 
 export const LSP_USAGE = `usage: rst2 lsp [--stdio] [--dialect D]   (a language server on standard input and output)`;
 
@@ -28,9 +32,14 @@ export async function lsp(args: string[]): Promise<undefined> {
   const server = new LanguageServer({
     input: process.stdin,
     output: process.stdout,
-    engine: () => createPythonEngine(config, log.child({ component: 'lsp' }), 1),
+    engine: () => createPythonEngine(config, log.child({ component: 'lsp' }), WORKERS),
+    workers: WORKERS,
     log,
     defaultDialect: dialect as Dialect,
+    exit: (status, reason) => {
+      if (reason !== undefined) process.stderr.write(`rst2 lsp: ${reason}\n`);
+      process.exit(status);
+    },
   });
   server.listen();
   return undefined;

@@ -5,9 +5,12 @@
  *
  * - Diagnostics: each change of an open document schedules a check of it
  *   (after debounceMs, which a further change restarts; none by default); while
- *   one check of a document runs, further changes make one more check after
- *   it, of the latest text. A check's result is published only if the
- *   document has not changed since (with the version it is for).
+ *   one check of a document waits or runs, further changes make one more
+ *   check after it, of the latest text. Checks wait in the server's own
+ *   queue (task-queue.ts) for the engine, never more at once than its
+ *   workers, and one the engine refuses for being busy is tried again. A
+ *   check's result is published only if the document has not changed since
+ *   (with the version it is for).
  * - Code actions: the quick fixes of the problems on the requested lines
  *   (safe ones preferred), and `source.fixAll`, the engine's fix() of the
  *   whole document with its safe fixes. When the client resolves code
@@ -17,19 +20,25 @@
  *   docutils.
  *
  * The engine starts at initialize (its first check waits for it) and stops at
- * shutdown; the library ends the process at exit.
+ * shutdown; the library ends the process at exit. Messages are read by
+ * message-reader.ts: on a stream that cannot be read as messages the server
+ * answers a parse error and exits with status 1, as it does (status 0 after a
+ * shutdown) when its input ends.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 
 import {
   CodeActionKind,
   createConnection,
   DidChangeConfigurationNotification,
   DiagnosticSeverity,
+  ErrorCodes,
   MessageType,
   ProposedFeatures,
   ShowMessageNotification,
+  StreamMessageWriter,
   TextDocuments,
   TextDocumentSyncKind,
   type CodeAction,
@@ -38,15 +47,20 @@ import {
   type Diagnostic,
   type InitializeParams,
   type InitializeResult,
+  type ResponseMessage,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 
 import { DEFAULT_DIALECT, DIALECTS, type Dialect } from '../dialects.js';
 import type { CheckItem, FixResult } from '../engines/python/contract.js';
+import { Code, isServiceError } from '../errors.js';
 import { errorFields, type Logger } from '../log.js';
 import { projectRoot } from '../paths.js';
 import { quickFix, replacement, sharesLine, SOURCE, toDiagnostic, workspaceEdit } from './diagnostics.js';
+import { LSP_LIMITS } from './limits.js';
+import { FramedMessageReader } from './message-reader.js';
 import { CheckCoordinates } from './positions.js';
+import { TaskQueue } from './task-queue.js';
 
 /** What the server needs of an engine: PythonEngine's start, close, check and fix. */
 export interface CheckEngine {
@@ -66,6 +80,14 @@ export interface LanguageServerOptions {
   defaultDialect?: Dialect;
   /** The pause after a change before its check. Default 0: the next turn of the event loop. */
   debounceMs?: number;
+  /** The engine's workers: how many of its jobs (checks, fixes) the server runs at once. Default 1. */
+  workers?: number;
+  /**
+   * Ends the process: status 0 when the input ends after a shutdown, else 1,
+   * with the reason when the input could not be read as messages. (The
+   * library itself ends it at the exit notification.)
+   */
+  exit: (status: number, reason?: string) => void;
 }
 
 // A pause delays every diagnostic (10 ms was a tenth of bench:lsp's latency)
@@ -87,8 +109,11 @@ interface Checked {
 
 interface DocumentState {
   timer?: NodeJS.Timeout;
+  /** The check waiting in the queue or running. */
   running?: Promise<void>;
-  /** The document changed while a check ran: check it again after. */
+  /** Moves the waiting check to the front of the queue. */
+  hurry?: () => void;
+  /** The document changed after its check read it: check it again after. */
   again: boolean;
   checked?: Checked;
   fixAll?: { version: number; dialect: Dialect; result: Promise<FixResult> };
@@ -130,10 +155,14 @@ export class LanguageServer {
   /** The configured dialect of each document, asked of the client once per configuration change. */
   private readonly configured = new Map<string, Promise<Dialect | undefined>>();
   private readonly debounceMs: number;
+  private readonly queue: TaskQueue;
   private readonly log: Logger;
   private engine: CheckEngine | undefined;
   private ready: Promise<void> = Promise.reject(new Error('the server is not initialized'));
   private closing = false;
+  private shutDown = false;
+  /** The input broke: the server is on its way out, with its reason. */
+  private exiting = false;
   private initialDialect: Dialect = DEFAULT_DIALECT;
   /** rst2 settings pushed by didChangeConfiguration, for a client that cannot be asked. */
   private pushedDialect: Dialect | undefined;
@@ -143,8 +172,15 @@ export class LanguageServer {
   constructor(private readonly options: LanguageServerOptions) {
     this.log = options.log;
     this.debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
+    this.queue = new TaskQueue(options.workers ?? 1);
     this.ready.catch(() => {});
-    this.connection = createConnection(ProposedFeatures.all, options.input, options.output);
+    const reader = new FramedMessageReader(options.input, LSP_LIMITS);
+    const writer = new StreamMessageWriter(options.output);
+    reader.onBroken((reason) => void this.unreadable(writer, reason));
+    reader.onClose(() => {
+      if (!this.exiting) options.exit(this.shutDown ? 0 : 1, reader.partial ? 'the input ended in the middle of a message' : undefined);
+    });
+    this.connection = createConnection(ProposedFeatures.all, reader, writer);
     const c = this.connection;
     c.onInitialize((params) => this.initialize(params));
     c.onInitialized(() => {
@@ -251,18 +287,32 @@ export class LanguageServer {
     state.timer = setTimeout(() => void this.run(uri), this.debounceMs);
   }
 
-  /** Checks the document now; while a check runs, that check is the answer. Resolves when done. */
-  private run(uri: string): Promise<void> {
+  /**
+   * Queues a check of the document (first in line when `urgent`); while one
+   * waits or runs, that check is the answer (hurried when `urgent`).
+   * Resolves when done.
+   */
+  private run(uri: string, urgent = false): Promise<void> {
     const state = this.states.get(uri);
     if (!state) return Promise.resolve();
     clearTimeout(state.timer);
     state.timer = undefined;
-    if (state.running) return state.running;
-    state.again = false;
-    state.running = this.checkOnce(uri)
+    if (state.running) {
+      if (urgent) state.hurry?.();
+      return state.running;
+    }
+    const queued = this.queue.add(() => {
+      // The check reads the text now: changes made while it waited are in it.
+      state.again = false;
+      state.hurry = undefined;
+      return this.checkOnce(uri);
+    }, urgent);
+    state.hurry = queued.hurry;
+    state.running = queued.result
       .catch((err: unknown) => this.log.warn('cannot publish diagnostics', { uri, ...errorFields(err) }))
       .finally(() => {
         state.running = undefined;
+        state.hurry = undefined;
         if (state.again) {
           state.again = false;
           this.schedule(uri);
@@ -273,7 +323,8 @@ export class LanguageServer {
 
   private async checkOnce(uri: string): Promise<void> {
     const live = this.documents.get(uri);
-    if (!live || !this.engine) return;
+    const engine = this.engine;
+    if (!live || !engine || this.closing) return;
     // TextDocuments updates its documents in place: the check works on a copy.
     const document = TextDocument.create(uri, live.languageId, live.version, live.getText());
     let diagnostics: Diagnostic[];
@@ -282,7 +333,8 @@ export class LanguageServer {
       await this.ready;
       const dialect = await this.dialectFor(uri);
       const began = performance.now();
-      const items = await this.engine.check(document.getText(), dialect);
+      const items = await this.checkRetrying(engine, document, dialect);
+      if (!items) return;
       this.log.debug('checked', { uri, version: document.version, dialect, problems: items.length, ms: Number((performance.now() - began).toFixed(1)) });
       const at = new CheckCoordinates(document);
       diagnostics = items.map((item) => toDiagnostic(item, at));
@@ -307,14 +359,35 @@ export class LanguageServer {
     await this.connection.sendDiagnostics({ uri, version: document.version, diagnostics });
   }
 
-  /** The check of the document's current text, waiting for (or starting) it; undefined while the text keeps changing or once closed. */
+  /**
+   * The engine's check of the document, tried again while the engine refuses
+   * it for being busy (its pool shared with fixes, or a worker being
+   * replaced): that is no answer about the document. Undefined when the
+   * document changed or closed meanwhile, or the server is stopping: there is
+   * nothing to publish then.
+   */
+  private async checkRetrying(engine: CheckEngine, document: TextDocument, dialect: Dialect): Promise<CheckItem[] | undefined> {
+    const state = this.states.get(document.uri);
+    for (let wait: number = LSP_LIMITS.retryFirstMs; ; wait = Math.min(wait * 2, LSP_LIMITS.retryMaxMs)) {
+      try {
+        return await engine.check(document.getText(), dialect);
+      } catch (err) {
+        if (!isServiceError(err) || err.code !== Code.overloaded) throw err;
+        this.log.debug('check refused by a busy engine; trying again', { uri: document.uri, version: document.version, waitMs: wait });
+      }
+      await delay(wait);
+      if (this.closing || this.states.get(document.uri) !== state || this.documents.get(document.uri)?.version !== document.version) return undefined;
+    }
+  }
+
+  /** The check of the document's current text, waiting for (or starting) it first in line; undefined while the text keeps changing or once closed. */
   private async current(uri: string): Promise<Checked | undefined> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const live = this.documents.get(uri);
       const state = this.states.get(uri);
       if (!live || !state || this.closing) return undefined;
       if (state.checked?.version === live.version) return state.checked;
-      await (state.running ?? this.run(uri));
+      await this.run(uri, true);
     }
     return undefined;
   }
@@ -363,7 +436,10 @@ export class LanguageServer {
     if (!state || !this.engine) return null;
     const text = checked.document.getText();
     if (state.fixAll?.version !== checked.version || state.fixAll.dialect !== checked.dialect) {
-      state.fixAll = { version: checked.version, dialect: checked.dialect, result: this.engine.fix(text, checked.dialect, false) };
+      const engine = this.engine;
+      // Someone waits for it: before the checks in the queue.
+      const result = this.queue.add(() => engine.fix(text, checked.dialect, false), true).result;
+      state.fixAll = { version: checked.version, dialect: checked.dialect, result };
     }
     let fixed: FixResult;
     try {
@@ -390,8 +466,24 @@ export class LanguageServer {
     if (!this.closing) this.connection.sendDiagnostics({ uri, diagnostics: [] }).catch(() => {});
   }
 
+  /**
+   * The input cannot be read as messages any more: a parse error answer
+   * (JSON-RPC's, with no id, since no request could be read) that says why,
+   * then the end, with the reason on standard error.
+   */
+  private async unreadable(writer: StreamMessageWriter, reason: string): Promise<void> {
+    this.closing = true;
+    this.exiting = true;
+    const answer: ResponseMessage = { jsonrpc: '2.0', id: null, error: { code: ErrorCodes.ParseError, message: `rst2 lsp cannot read the messages any more, and exits: ${reason}` } };
+    const flushed = new AbortController();
+    await Promise.race([writer.write(answer).catch(() => {}), delay(LSP_LIMITS.exitFlushMs, undefined, { signal: flushed.signal }).catch(() => {})]);
+    flushed.abort();
+    this.options.exit(1, `cannot read the client's messages: ${reason}`);
+  }
+
   private async shutdown(): Promise<void> {
     this.closing = true;
+    this.shutDown = true;
     for (const state of this.states.values()) clearTimeout(state.timer);
     if (!this.engine) return;
     await this.ready.catch(() => {});
