@@ -29,10 +29,9 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 
-import { loadConfig } from '../src/config.js';
+import { loadConfig, LSP_LIMITS } from '../src/config.js';
 import { createPythonEngine } from '../src/engines/create.js';
 import { createLogger } from '../src/log.js';
-import { LSP_LIMITS } from '../src/lsp/limits.js';
 import { LanguageServer, type CheckEngine } from '../src/lsp/server.js';
 import { applyEdit, editsIn, LspClient } from './support/lsp-client.js';
 

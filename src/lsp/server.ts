@@ -57,7 +57,7 @@ import { Code, isServiceError } from '../errors.js';
 import { errorFields, type Logger } from '../log.js';
 import { projectRoot } from '../paths.js';
 import { quickFix, replacement, sharesLine, SOURCE, toDiagnostic, workspaceEdit } from './diagnostics.js';
-import { LSP_LIMITS } from './limits.js';
+import { LSP_LIMITS } from '../config.js';
 import { FramedMessageReader } from './message-reader.js';
 import { CheckCoordinates } from './positions.js';
 import { TaskQueue } from './task-queue.js';
