@@ -76,7 +76,15 @@ export class FramedMessageReader extends AbstractMessageReader {
         return this.break(`a message body of ${body.length} bytes is not JSON (${why}): its Content-Length is wrong, or its body`);
       }
       // What is not a JSON-RPC message the connection itself reports and ignores.
-      callback(message as Message);
+      try {
+        callback(message as Message);
+      } catch (err) {
+        // vscode-jsonrpc's own handling can throw on a well-framed but odd
+        // message ($/cancelRequest without params reads params.id): thrown
+        // from the stdin 'data' handler it would end the process. Its own
+        // reader reports such an error and reads on; so does this one.
+        this.fireError(err instanceof Error ? err : new Error(String(err)));
+      }
     }
     if (fault) return this.break(fault.message);
     clearTimeout(this.stall);
