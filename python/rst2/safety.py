@@ -64,9 +64,15 @@ class NeutralizeUnsafeLinks(Transform):
             if is_blocked_uri(ref.get("refuri")):
                 replacement = nodes.inline(ref.rawsource, "", *ref.children, classes=["blocked-link"])
                 ref.replace_self(replacement)
+        blocked = set()
         for target in found[nodes.target]:
             if is_blocked_uri(target.get("refuri")):
                 del target["refuri"]
+                blocked.update(target["names"])
+        # The names whose address was taken out, for the fixes: a reference
+        # fixed to one of them would be a live link in stock docutils. Kept
+        # on the document object, never in a node, so no writer sees it.
+        self.document.rst2_blocked_targets = blocked
         for image in found[nodes.image]:
             if is_blocked_uri(image.get("uri")):
                 # The PDF path decodes data: images itself and never writes

@@ -43,7 +43,6 @@ MAX_TRIALS = 64
 MAX_SINGLE_TRIES = 8
 
 _EXPLICIT_TARGET = re.compile(r"^\s*\.\.\s+_(`?)(.+?)\1:(\s|$)")
-_ROLE_DEFINITION = re.compile(r"^\s*\.\.\s+role::\s+([\w.+:-]+)", re.M)
 _STANDARD_INCLUDE = re.compile(r"^\s*\.\.\s+include::\s+<([^>]+)>\s*$", re.M)
 
 
@@ -142,6 +141,9 @@ class Context:
                     if name not in armed and other in armed:
                         armed.add(name)
                         grew = True
+            # And those whose address rst2's safety took out (rst2.safety): the
+            # doctree knows a name as docutils parsed it, escapes and all.
+            armed |= getattr(self.document, "rst2_blocked_targets", set())
             self._linkable = {name: written for name, written in self.target_names().items() if name not in armed}
         return self._linkable
 
@@ -165,7 +167,7 @@ class Context:
                     texts.append((Include.standard_include_path / found.group(1)).read_text(encoding="utf-8"))
                 except OSError:
                     pass
-        local = {m.group(1).lower() for text in texts for m in _ROLE_DEFINITION.finditer(text)}
+        local = {m.group(1).lower() for text in texts for m in forbidden.ROLE_DEFINITION.finditer(text)}
         return names.known_roles(self.dialect) | local
 
     def directive_names(self):

@@ -25,25 +25,37 @@ document, so these names are never candidates, whatever their distance:
 
 import re
 
-DIRECTIVES = frozenset(("raw", "include", "literalinclude", "meta"))
+DIRECTIVES = frozenset(
+    (
+        "raw", "include", "literalinclude", "meta",
+        # Sphinx's and its bundled extensions' that run code, import
+        # modules, read files or pass raw LaTeX (every ``auto*`` too).
+        "ifconfig", "testcode", "testsetup", "testcleanup", "testoutput", "doctest",
+        "tabularcolumns", "graphviz", "graph", "digraph", "inheritance-diagram",
+    )
+)
 ROLES = frozenset(("raw", "download", "std:download"))
-OPTIONS = frozenset(("file", "url"))
+# ``target``: docutils unescapes and joins its value (``java\\script:``,
+# a scheme split over two lines), which no look at the text can follow.
+OPTIONS = frozenset(("file", "url", "target"))
 # Directives that make a role from another: forbidden when that one is raw-based.
 _ROLE_MAKERS = frozenset(("role", "default-role"))
 
-_ROLE_DEFINITION = re.compile(r"^\s*\.\.\s+role::\s+([\w.+:-]+)\s*(?:\(\s*([\w.+:-]+)\s*\))?", re.M)
+# docutils matches directive names without case and allows one space before "::".
+ROLE_DEFINITION = re.compile(r"^\s*\.\.\s+role\s?::\s+([\w.+:-]+)\s*(?:\(\s*([\w.+:-]+)\s*\))?", re.M | re.I)
 _SCHEME = re.compile(r"^\s*([A-Za-z][A-Za-z0-9+.-]*):")
 _SAFE_SCHEMES = frozenset(("http", "https", "mailto"))
 
 
 def raw_roles(text):
     """The roles ``text`` derives from ``raw``, directly or through another derived role (lowered)."""
-    bases = {m.group(1).lower(): (m.group(2) or "").lower() for m in _ROLE_DEFINITION.finditer(text)}
+    # Every definition counts: a name defined twice is armed if either is.
+    definitions = [(m.group(1).lower(), (m.group(2) or "").lower()) for m in ROLE_DEFINITION.finditer(text)]
     armed = set(ROLES)
     grew = True
     while grew:
         grew = False
-        for name, base in bases.items():
+        for name, base in definitions:
             if name not in armed and base in armed:
                 armed.add(name)
                 grew = True
@@ -53,18 +65,33 @@ def raw_roles(text):
 def safe_address(uri):
     """Whether a link to ``uri`` is inert: http(s), mailto, or no scheme (a relative address)."""
     # Browsers ignore control characters and spaces inside a scheme
-    # ("java\tscript:"); docutils keeps them, so look at the rest alone.
-    found = _SCHEME.match(re.sub(r"[\x00-\x20]", "", uri or ""))
+    # ("java\tscript:"), and docutils drops backslashes from an address
+    # ("java\\script:"): look at the rest alone.
+    found = _SCHEME.match(re.sub(r"[\x00-\x20\\]", "", uri or ""))
     return found is None or found.group(1).lower() in _SAFE_SCHEMES
 
 
-def directive_allowed(name, line, roles_armed):
-    """Whether a fix may write the directive ``name`` on ``line`` (the directive's first line)."""
+_ARMED_OPTION = re.compile(r"^\s+:(file|url|target|loading|encoding):", re.I | re.M)
+_BLOCKED_SCHEME = re.compile(r"(javascript|vbscript):", re.I)
+
+
+def block_arms(block):
+    """Whether a directive's block (its lines, the directive's first) names a file, a URL, a target, an image's loading or a script address.
+
+    No rename of such a block: the renamed directive would read or link it
+    in stock docutils (``.. imgae::`` with ``:target: javascript:...``,
+    ``.. csv-tabel::`` with ``:file:``).
+    """
+    return bool(_ARMED_OPTION.search(block) or _BLOCKED_SCHEME.search(re.sub(r"[\x00-\x20\\]", "", block)))
+
+
+def directive_allowed(name, block, roles_armed):
+    """Whether a fix may rename the directive of ``block`` to ``name`` (block_arms is asked first)."""
     name = name.lower()
-    if name in DIRECTIVES:
+    if name in DIRECTIVES or name.startswith("auto"):
         return False
     if name in _ROLE_MAKERS:
-        named = re.findall(r"[\w.+:-]+", line.split("::", 1)[-1].lower())
+        named = re.findall(r"[\w.+:-]+", block.split("::", 1)[-1].lower())
         return not any(word in roles_armed for word in named)
     return True
 
@@ -74,8 +101,4 @@ def option_allowed(name, value):
     name = name.lower()
     if name in OPTIONS:
         return False
-    if name == "loading" and value.strip().lower() == "embed":
-        return False
-    if name == "target" and not safe_address(value.strip()):
-        return False
-    return True
+    return not (name == "loading" and value.strip().lower() == "embed")

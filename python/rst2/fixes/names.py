@@ -130,6 +130,10 @@ class UnknownTarget:
             return None
         written = targets[best]
         for number, text in _lines_from(context.source, item["line"]):
+            # Each problem scans its block again: paid as if parsed, so that
+            # a thousand references in one block cost a bounded check.
+            if not context.budget.spend(len(text)):
+                return None
             for pattern, replacement in _reference_forms(text, name, written):
                 return fix('Refer to the target "%s"' % written, "suggested", [edit(number, pattern.start() + 1, number, pattern.end() + 1, replacement)])
         return None
@@ -222,17 +226,30 @@ class UnknownDirective:
         text = context.source.line(item["line"])
         if text is None:
             return None
-        # Never a directive that reads files or passes raw markup (rst2.fixes.forbidden).
+        # Never a directive that reads files or passes raw markup, nor a
+        # rename of a block that names a file or a script (rst2.fixes.forbidden).
         armed = context.raw_roles()
-        allowed = {other for other in context.directive_names() if forbidden.directive_allowed(other, text, armed)}
-        # The allowed names differ only in whether a role-making directive is among them.
-        best = context.closest(("directive", forbidden.directive_allowed("role", text, armed)), name, allowed)
+        block = _directive_block(context.source, item["line"])
+        if not context.budget.spend(len(block)) or forbidden.block_arms(block):
+            return None
+        allowed = {other for other in context.directive_names() if forbidden.directive_allowed(other, block, armed)}
+        best = context.closest(("directive", frozenset(allowed)), name, allowed)
         if best is None:
             return None
         found = re.match(r"^(\s*\.\.\s+)(%s)(\s*::)" % re.escape(name), text, re.I)
         if not found:
             return None
         return fix('Use the directive "%s"' % best, "suggested", [edit(item["line"], found.start(2) + 1, item["line"], found.end(2) + 1, best)])
+
+
+def _directive_block(source, first):
+    """The directive's lines from ``first``: its own, then every indented or blank line after it."""
+    lines = [source.line(first)]
+    number = first + 1
+    while source.line(number) is not None and (not source.line(number).strip() or source.line(number)[:1].isspace()):
+        lines.append(source.line(number))
+        number += 1
+    return "\n".join(lines)
 
 
 class UnknownOption:
