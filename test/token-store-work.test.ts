@@ -119,6 +119,19 @@ describe('folder token store: keys stored before holder files (<token>.keys) are
     expect(await store.remove(withKeyless, hashes[0]!)).to.equal(true);
     expect(await store.load(withKeyless)).to.equal('from before keys\n');
 
+    // Written with CRLF, one hash twice, a line that is no hash: the text
+    // stays while any of them holds it; each distinct key ends its creation
+    // once (a deletion removed every line of its hash), the odd line none.
+    const odd = '1d'.repeat(16);
+    const [twice, once] = [newHash(), newHash()];
+    put(odd, 'rst', 'odd keys\n');
+    put(odd, 'keys', [twice, twice, once, 'not a hash'].join('\r\n'));
+    const reopened = await new FolderStore(dir).init();
+    expect(await reopened.remove(odd, twice)).to.equal(true);
+    expect(await reopened.remove(odd, twice)).to.equal(false);
+    expect(await reopened.remove(odd, once)).to.equal(true);
+    expect(await reopened.load(odd)).to.equal('odd keys\n');
+
     // Opening again finds nothing left to move, and changes nothing.
     const again = await new FolderStore(dir).init();
     expect(await again.load(withKeyless)).to.equal('from before keys\n');

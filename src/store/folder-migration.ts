@@ -15,7 +15,6 @@ import { TOKEN_PATTERN } from '../documents/document.js';
 import { KEY_HASH_PATTERN } from './deletion-key.js';
 import type { FolderIo } from './folder-io.js';
 import { filesOf, holderFile } from './folder-layout.js';
-import { KEYLESS } from './token-store.js';
 
 const FAN_OUT = /^[0-9a-f]{2}$/;
 const LEGACY = /^([0-9a-f]{32})\.keys$/;
@@ -38,10 +37,15 @@ async function migrateToken(root: string, token: string, io: FolderIo): Promise<
   const files = filesOf(root, token);
   // A list without a text is what a crash while creating left: no token (as before).
   if (await io.exists(files.text)) {
-    const lines = ((await io.read(files.legacyKeys)) ?? '').split('\n').filter((line) => line === KEYLESS || KEY_HASH_PATTERN.test(line));
-    // A `keyless` creation has no file: it counts, and no key ends it.
-    for (const line of lines) if (line !== KEYLESS) await io.touch(holderFile(root, token, line));
-    await io.replace(files.count, String(lines.length));
+    const lines = ((await io.read(files.legacyKeys)) ?? '').split('\n').map((line) => line.trim()).filter((line) => line !== '');
+    // One hash twice was one holder before (a deletion with its key removed
+    // every line of it); a line that is no hash (written by hand, or
+    // damaged) still held the text, so it counts as `keyless`: kept, and
+    // ended by no key. A `keyless` creation has no file.
+    const hashes = new Set(lines.filter((line) => KEY_HASH_PATTERN.test(line)));
+    const keyless = lines.filter((line) => !KEY_HASH_PATTERN.test(line)).length;
+    for (const hash of hashes) await io.touch(holderFile(root, token, hash));
+    await io.replace(files.count, String(hashes.size + keyless));
   }
   await io.removeAll([files.legacyKeys]);
 }
