@@ -218,6 +218,11 @@ class ForbiddenTest(unittest.TestCase):
         self.assertEqual(fix_document(".. csv-table:: T\n   :widhts: 1\n\n   a\n", unsafe=True)[0], ".. csv-table:: T\n   :widths: 1\n\n   a\n")
         self.assertEqual(fix_document("See Clik_.\n\n.. _Click: https://example.org/\n", unsafe=True)[0], "See Click_.\n\n.. _Click: https://example.org/\n")
         self.assertEqual(fix_document(".. rle:: custom\n\n:custom:`x`\n", unsafe=True)[0], ".. role:: custom\n\n:custom:`x`\n")
+        # A target that is an http(s) address, or names an inert target, arms nothing.
+        image = ".. image:: a.png\n   :targt: https://example.org/\n"
+        self.assertEqual(fix_document(image, unsafe=True)[0], image.replace(":targt:", ":target:"))
+        image = ".. imgae:: a.png\n   :target: home_\n\n.. _home: https://example.org/\n"
+        self.assertEqual(fix_document(image, unsafe=True)[0], image.replace("imgae", "image"))
 
     def test_a_suggested_fix_must_earn_its_place_alone(self):
         # A rename that leaves as many problems (an error becomes another)

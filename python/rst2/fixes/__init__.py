@@ -147,6 +147,11 @@ class Context:
             self._linkable = {name: written for name, written in self.target_names().items() if name not in armed}
         return self._linkable
 
+    def armed_targets(self):
+        """The targets a fix may not link to: target_names() less linkable_targets()."""
+        linkable = self.linkable_targets()
+        return {name for name in self.target_names() if name not in linkable}
+
     def role_names(self):
         """The dialect's roles and those the document defines, itself or in a standard include (``<s5defs.txt>``)."""
         if self._roles is None:

@@ -25,6 +25,8 @@ document, so these names are never candidates, whatever their distance:
 
 import re
 
+from docutils.nodes import fully_normalize_name
+
 DIRECTIVES = frozenset(
     (
         "raw", "include", "literalinclude", "meta",
@@ -35,9 +37,7 @@ DIRECTIVES = frozenset(
     )
 )
 ROLES = frozenset(("raw", "download", "std:download"))
-# ``target``: docutils unescapes and joins its value (``java\\script:``,
-# a scheme split over two lines), which no look at the text can follow.
-OPTIONS = frozenset(("file", "url", "target"))
+OPTIONS = frozenset(("file", "url"))
 # Directives that make a role from another: forbidden when that one is raw-based.
 _ROLE_MAKERS = frozenset(("role", "default-role"))
 
@@ -71,18 +71,61 @@ def safe_address(uri):
     return found is None or found.group(1).lower() in _SAFE_SCHEMES
 
 
-_ARMED_OPTION = re.compile(r"^\s+:(file|url|target|loading|encoding):", re.I | re.M)
 _BLOCKED_SCHEME = re.compile(r"(javascript|vbscript):", re.I)
+_OPTION = re.compile(r"^(\s+):([^:\s][^:]*):(.*)$")
 
 
-def block_arms(block):
-    """Whether a directive's block (its lines, the directive's first) names a file, a URL, a target, an image's loading or a script address.
+def options_of(block):
+    """(name, value) of each option of a directive's block (its lines, the directive's first).
+
+    A value is joined over its continuation lines and its backslashes
+    dropped, as docutils reads it (``java`` then ``script:`` on the next
+    line, ``java\\script:``).
+    """
+    out = []
+    lines = block.split("\n")[1:]
+    i = 0
+    while i < len(lines):
+        found = _OPTION.match(lines[i])
+        i += 1
+        if not found:
+            continue
+        indent, parts = len(found.group(1)), [found.group(3).strip()]
+        while i < len(lines) and lines[i].strip() and len(lines[i]) - len(lines[i].lstrip()) > indent:
+            parts.append(lines[i].strip())
+            i += 1
+        out.append((found.group(2).lower(), " ".join(parts).replace("\\", "")))
+    return out
+
+
+def option_arms(name, value, armed_targets):
+    """Whether the option ``name`` with ``value`` reads a file or a URL, embeds an image, or links to a script.
+
+    ``armed_targets``: a function giving the document's targets a link may
+    not reach (a ``:target: evil_`` refers to one by name); asked only
+    then, since it parses the document.
+    """
+    if name in OPTIONS:
+        return True
+    if name == "loading":
+        return value.strip().lower() == "embed"
+    if name == "target":
+        if value.endswith("_") and not value.endswith("__"):
+            return fully_normalize_name(value[:-1].strip("`")) in armed_targets()
+        return not safe_address(value)
+    return False
+
+
+def block_arms(block, armed_targets):
+    """Whether a directive's block names a file, a URL, an embedded image or a script address, by an option or in its text.
 
     No rename of such a block: the renamed directive would read or link it
     in stock docutils (``.. imgae::`` with ``:target: javascript:...``,
     ``.. csv-tabel::`` with ``:file:``).
     """
-    return bool(_ARMED_OPTION.search(block) or _BLOCKED_SCHEME.search(re.sub(r"[\x00-\x20\\]", "", block)))
+    if any(option_arms(name, value, armed_targets) for name, value in options_of(block)):
+        return True
+    return bool(_BLOCKED_SCHEME.search(re.sub(r"[\x00-\x20\\]", "", block)))
 
 
 def directive_allowed(name, block, roles_armed):
@@ -94,11 +137,3 @@ def directive_allowed(name, block, roles_armed):
         named = re.findall(r"[\w.+:-]+", block.split("::", 1)[-1].lower())
         return not any(word in roles_armed for word in named)
     return True
-
-
-def option_allowed(name, value):
-    """Whether a fix may write the option ``name`` with ``value``."""
-    name = name.lower()
-    if name in OPTIONS:
-        return False
-    return not (name == "loading" and value.strip().lower() == "embed")

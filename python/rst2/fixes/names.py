@@ -230,7 +230,7 @@ class UnknownDirective:
         # rename of a block that names a file or a script (rst2.fixes.forbidden).
         armed = context.raw_roles()
         block = _directive_block(context.source, item["line"])
-        if not context.budget.spend(len(block)) or forbidden.block_arms(block):
+        if not context.budget.spend(len(block)) or forbidden.block_arms(block, context.armed_targets):
             return None
         allowed = {other for other in context.directive_names() if forbidden.directive_allowed(other, block, armed)}
         best = context.closest(("directive", frozenset(allowed)), name, allowed)
@@ -270,9 +270,13 @@ class UnknownOption:
             found = re.match(r"^(\s+:)(%s)(:)" % re.escape(name), text)
             if found:
                 # Never an option that reads a file or a URL, embeds an image
-                # or links to a script (rst2.fixes.forbidden).
-                value = text[found.end():]
-                allowed = {other for other in context.option_names(directive) if forbidden.option_allowed(other, value)}
+                # or links to a script (rst2.fixes.forbidden), its value read
+                # as docutils reads it.
+                block = _directive_block(context.source, item["line"])
+                if not context.budget.spend(len(block)):
+                    return None
+                value = dict(forbidden.options_of(block)).get(name.lower(), "")
+                allowed = {other for other in context.option_names(directive) if not forbidden.option_arms(other, value, context.armed_targets)}
                 best = closest(name, allowed, context.budget)
                 if best is None:
                     return None
