@@ -103,7 +103,7 @@ describe('the rst2 command', function () {
     const bad = rst2(['check', '--format', 'json', '-'], { cwd: dir, input: BAD });
     expect(bad.status, bad.stderr.toString()).to.equal(1);
     const items = JSON.parse(bad.stdout.toString()) as CheckItem[];
-    expect(items).to.deep.include({ message: 'Unknown directive type "nosuch".', type: 'error', line: 4, context: '.. nosuch:: x' });
+    expect(items).to.deep.include({ message: 'Unknown directive type "nosuch".', type: 'error', line: 4, context: '.. nosuch:: x', rule: 'unknown-directive' });
     const good = rst2(['check', 'good.rst', '--format=json'], { cwd: dir });
     expect(good.status, good.stderr.toString()).to.equal(0);
     expect(JSON.parse(good.stdout.toString())).to.deep.equal([]);

@@ -23,7 +23,7 @@ describe('syntax check over HTTP', () => {
     expect(res.status).to.equal(200);
     const items = (await res.json()) as Item[];
     const directive = items.find((i) => i.message === 'Unknown directive type "nosuch".');
-    expect(directive).to.deep.equal({ message: 'Unknown directive type "nosuch".', type: 'error', line: 6, context: '.. nosuch:: x\n   y' });
+    expect(directive).to.deep.equal({ message: 'Unknown directive type "nosuch".', type: 'error', line: 6, context: '.. nosuch:: x\n   y', rule: 'unknown-directive' });
     // Reported by a transform, after parsing: the observer sees it too.
     const target = items.find((i) => i.message.startsWith('Unknown target name'));
     expect(target).to.include({ type: 'error', line: 4, context: 'See Missing_.' });

@@ -123,7 +123,7 @@ describe('rst2 lsp', function () {
           severity: DiagnosticSeverity.Warning,
           source: 'rst2',
           message: 'Title underline too short.',
-          code: 'title-underline',
+          code: 'title-underline-too-short',
         },
       ]);
       // "🎉 *party": the star is code point column 3 (1-based), and UTF-16
@@ -138,6 +138,7 @@ describe('rst2 lsp', function () {
           severity: DiagnosticSeverity.Error,
           source: 'rst2',
           message: 'Unknown directive type "nosuch".',
+          code: 'unknown-directive',
         },
       ]);
       expect(byLine(9).map((d) => [d.message, d.code])).to.deep.equal([['Unknown target name: "mising".', 'unknown-target']]);

@@ -163,13 +163,14 @@ export const SCHEMAS: Record<string, JsonSchema> = {
   },
   CheckItem: {
     type: 'object',
-    required: ['message', 'type', 'line', 'context'],
+    required: ['message', 'type', 'line', 'context', 'rule'],
     additionalProperties: false,
     properties: {
       message: { type: 'string' },
       type: { type: 'string', enum: ['warning', 'error', 'severe'] },
       line: { type: ['integer', 'null'], minimum: 1, description: '`null` where docutils gives no line.' },
       context: { type: 'string', description: 'The offending source lines, joined by `\\n`.' },
+      rule: { type: 'string', description: 'The kebab-case name of the rule the problem breaks (docs/rules.rst lists them). A fix names itself in its own `rule`.' },
       fix: { $ref: '#/components/schemas/Fix' },
     },
   },

@@ -31,8 +31,11 @@ export function toDiagnostic(item: CheckItem, at: CheckCoordinates): Diagnostic 
     severity: item.type === 'warning' ? DiagnosticSeverity.Warning : DiagnosticSeverity.Error,
     source: SOURCE,
     message: item.message,
+    // The problem's rule, not its fix's: every problem has one, and an
+    // editor filters and groups by it. No codeDescription: the language
+    // server runs without a service, so the rules page has no known URL.
+    code: item.rule,
   };
-  if (item.fix) diagnostic.code = item.fix.rule;
   return diagnostic;
 }
 

@@ -44,7 +44,7 @@ const REPLIES: { [Op in Operation]: { ok: true; result: Results[Op] } } = {
       ],
     },
   },
-  check: { ok: true, result: { messages: [{ message: 'Unknown interpreted text role "nosuchrole".', type: 'error', line: 9, context: ':nosuchrole:`x`' }] } },
+  check: { ok: true, result: { messages: [{ message: 'Unknown interpreted text role "nosuchrole".', type: 'error', line: 9, context: ':nosuchrole:`x`', rule: 'unknown-role' }] } },
   fix: {
     ok: true,
     result: {

@@ -14,7 +14,7 @@ import re
 from docutils.nodes import section
 from docutils.parsers.rst.directives.misc import Include
 
-from .. import dialects as _dialects
+from .. import dialects as _dialects, rules
 from ..directives import STANDARD_INCLUDES
 from ..messages import collect
 from . import blocks, budget as budgets, forbidden, inline, names, titles
@@ -209,7 +209,7 @@ def _fixes(text, items, dialect, budget):
 def check(text, dialect="docutils", budget=None):
     """``check``'s problems (the dialect's own), each with its fix where one is known and ``budget`` allows."""
     chosen = _dialects.get(dialect)
-    return _fixes(text, chosen.check(text), chosen, budgets.for_check(text) if budget is None else budget)
+    return _fixes(text, rules.name(chosen.check(text)), chosen, budgets.for_check(text) if budget is None else budget)
 
 
 def fix_document(text, dialect="docutils", unsafe=False):

@@ -100,6 +100,8 @@ export interface CheckItem {
   type: 'warning' | 'error' | 'severe';
   line: number | null;
   context: string;
+  /** The kebab-case code of the rule naming this problem (python/rst2/rules.py; docs/rules.rst lists them). A fix's own rule field names the fix, not the problem. */
+  rule: string;
   fix?: Fix;
 }
 
