@@ -41,6 +41,7 @@ const CATALOGUE = {
   unknown_use_latex_toc: { status: 400, exit: 2, meaning: '`use-latex-toc` other than `yes` or `no`', details: ['use-latex-toc', 'valid'] },
   unknown_unsafe: { status: 400, exit: 2, meaning: '`fix`: `unsafe` other than `0` or `1`', details: ['unsafe', 'valid'] },
   unknown_fix_format: { status: 400, exit: 2, meaning: '`fix`: `format` other than `text` or `json`', details: ['format', 'valid'] },
+  unknown_rule: { status: 400, exit: 2, meaning: '`select` or `ignore` names no rule: not a rule, a prefix of rules ending at a hyphen, or `ALL`', details: ['rule'] },
   token_invalid: { status: 400, meaning: 'a token that is not 32 lowercase hexadecimal characters' },
   deletion_key_invalid: { status: 400, meaning: 'a token DELETE without an `X-Rst2-Deletion-Key` header of 43 base64url characters' },
   invalid_utf8: { status: 400, meaning: 'bytes that are not valid UTF-8, in the query string, a form field, a file or the body' },

@@ -23,6 +23,36 @@ export const RENDERED_TYPE = {
 /** Told of each image that became a placeholder, as the rendering is made (not on a cache hit). */
 export type ProblemReport = (problem: ImageProblem) => void;
 
+/**
+ * The options of check and fix that carry lists (the rules chosen, the names
+ * a project declares), newline-joined: a name never holds a newline. Each is
+ * present only when given, so a request without them keeps its render key.
+ */
+export const LIST_OPTIONS = {
+  rules: 'rules',
+  roles: 'roles',
+  directives: 'directives',
+  literal_directives: 'literal-directives',
+  substitutions: 'substitutions',
+} as const;
+
+export type ListOption = keyof typeof LIST_OPTIONS;
+
+/** The list options given, as the engine takes them. */
+export function listOptions(options: RenderOptions): Partial<Record<ListOption, string[]>> {
+  const lists: Partial<Record<ListOption, string[]>> = {};
+  for (const [key, name] of Object.entries(LIST_OPTIONS) as [ListOption, string][]) {
+    const value = options[name];
+    if (value !== undefined) lists[key] = value === '' ? [] : value.split('\n');
+  }
+  return lists;
+}
+
+/** A list as a render option's value. */
+export function joinList(names: readonly string[]): string {
+  return names.join('\n');
+}
+
 /** An option's value; the operation table gives every option its default before this point. */
 export function option(options: RenderOptions, name: string): string {
   const value = options[name];

@@ -23,10 +23,10 @@ describe('syntax check over HTTP', () => {
     expect(res.status).to.equal(200);
     const items = (await res.json()) as Item[];
     const directive = items.find((i) => i.message === 'Unknown directive type "nosuch".');
-    expect(directive).to.deep.equal({ message: 'Unknown directive type "nosuch".', type: 'error', line: 6, context: '.. nosuch:: x\n   y', rule: 'unknown-directive' });
+    expect(directive).to.deep.equal({ message: 'Unknown directive type "nosuch".', type: 'error', line: 6, column: 4, context: '.. nosuch:: x\n   y', rule: 'unknown-directive' });
     // Reported by a transform, after parsing: the observer sees it too.
     const target = items.find((i) => i.message.startsWith('Unknown target name'));
-    expect(target).to.include({ type: 'error', line: 4, context: 'See Missing_.' });
+    expect(target).to.include({ type: 'error', line: 4, column: 5, context: 'See Missing_.' });
     const list = items.find((i) => i.message.startsWith('Bullet list ends without a blank line'));
     expect(list).to.include({ type: 'warning', line: 10 });
     for (const item of items) {
@@ -42,5 +42,44 @@ describe('syntax check over HTTP', () => {
     body.append('rst', new Blob(['.. nosuch::\n']), 'a.rst');
     const upload = await api(s, '/1.0/rst2/check', { method: 'POST', body });
     expect(((await upload.json()) as Item[])[0]!.type).to.equal('error');
+  });
+
+  describe('select and ignore', () => {
+    const src = 'Title\n===\n\nSee :nosuch:`x` and |nosub|.\n\n.. rst2: disable-next undefined-substitution\n\nAnd |other|.\n';
+    const rules = async (params: Record<string, string>): Promise<string[]> => {
+      const res = await api(s, `/1.0/rst2/check${query({ rst: src, ...params })}`);
+      expect(res.status).to.equal(200);
+      return ((await res.json()) as Item[]).map((i) => i.rule);
+    };
+
+    it('report every rule on by default, and a suppression comment silences its block', async () => {
+      expect(await rules({})).to.deep.equal(['unknown-role', 'undefined-substitution']);
+    });
+
+    it('choose by code, by prefix and by ALL', async () => {
+      expect(await rules({ select: 'unknown-role' })).to.deep.equal(['unknown-role']);
+      expect(await rules({ ignore: 'unknown' })).to.deep.equal(['undefined-substitution']);
+      expect(await rules({ select: 'ALL', ignore: 'undefined-substitution, unknown-role' })).to.deep.equal([]);
+    });
+
+    it('leave a request that makes no choice under the render key it always had', async () => {
+      const tag = async (extra: string): Promise<string | null> => (await api(s, `/1.0/rst2/check${query({ rst: src })}${extra}`)).headers.get('etag');
+      expect(await tag('&select=')).to.equal(await tag(''));
+      expect(await tag('&select=ALL')).to.not.equal(await tag(''));
+    });
+
+    it('refuse a name that matches no rule with 400 unknown_rule, naming it', async () => {
+      const res = await api(s, `/1.0/rst2/check${query({ rst: src, select: 'unknown-role,nosuch-rule' })}`);
+      expect(res.status).to.equal(400);
+      expect(((await res.json()) as { error: object }).error).to.include({ code: 'unknown_rule', rule: 'nosuch-rule' });
+    });
+
+    it('choose what fix fixes', async () => {
+      const res = await api(s, `/1.0/rst2/fix${query({ rst: src, select: 'unknown-role', format: 'json' })}`);
+      expect(res.status).to.equal(200);
+      const result = (await res.json()) as { text: string; messages: Item[] };
+      expect(result.text.startsWith('Title\n===\n')).to.equal(true); // the short underline is not chosen: left alone
+      expect(result.messages.map((m) => m.rule)).to.deep.equal(['unknown-role']);
+    });
   });
 });

@@ -29,7 +29,7 @@ describe('fixes over HTTP', () => {
       [8, 'suggested', 'unknown-directive'],
     ]);
     expect(items[2]!.fix!.edits).to.deep.equal([{ line: 8, column: 4, endLine: 8, endColumn: 9, text: 'note' }]);
-    expect(Object.keys(items[0]!).sort()).to.deep.equal(['context', 'fix', 'line', 'message', 'rule', 'type']);
+    expect(Object.keys(items[0]!).sort()).to.deep.equal(['column', 'context', 'fix', 'line', 'message', 'rule', 'type']);
   });
 
   it('fix answers the document with the safe fixes applied, and says how many and what is left', async () => {

@@ -9,7 +9,9 @@ import json
 import traceback
 
 from .errors import DocumentError
+from . import dialects
 from .fixes import check, fix_document
+from .project import declared, sphinx_conf
 from .render import render_html, render_latex
 
 OPERATIONS = {
@@ -17,9 +19,26 @@ OPERATIONS = {
         source, options.get("style", "default"), options.get("dialect", "docutils"), options.get("base")
     ),
     "latex": lambda source, options: render_latex(source, options),
-    "check": lambda source, options: {"messages": check(source, options.get("dialect", "docutils"))},
-    "fix": lambda source, options: _fixed(*fix_document(source, options.get("dialect", "docutils"), options.get("unsafe", False))),
+    "check": lambda source, options: {"messages": check(source, _dialect(options), enabled=_enabled(options))},
+    "fix": lambda source, options: _fixed(*fix_document(source, _dialect(options), options.get("unsafe", False), _enabled(options))),
+    "conf": lambda source, options: sphinx_conf.read(source),
 }
+
+
+def _dialect(options):
+    """The options' dialect, knowing the names the project declared."""
+    return declared.dialect_for(
+        dialects.get(options.get("dialect", "docutils")),
+        options.get("roles", ()),
+        options.get("directives", ()),
+        options.get("literal_directives", ()),
+        options.get("substitutions", ()),
+    )
+
+
+def _enabled(options):
+    rules = options.get("rules")
+    return None if rules is None else frozenset(rules)
 
 
 def _fixed(text, fixes, messages):

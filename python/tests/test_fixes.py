@@ -75,7 +75,7 @@ class FixTest(unittest.TestCase):
     def test_problems_and_fields_are_those_of_check(self):
         # The fix is one more field; every other field is check's own.
         for mistake, _, _ in CASES.values():
-            self.assertEqual([{k: v for k, v in p.items() if k not in ("fix", "rule")} for p in check(mistake)], plain_check(mistake))
+            self.assertEqual([{k: v for k, v in p.items() if k not in ("fix", "rule", "column")} for p in check(mistake)], plain_check(mistake))
 
     def test_every_problem_of_a_kind_in_one_paragraph(self):
         fixed, applied, left = fix_document("a *b and *c, then ``d\n")

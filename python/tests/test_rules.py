@@ -56,9 +56,10 @@ class RuleTable(unittest.TestCase):
         named = {rule.fix for rule in rules.RULES if rule.fix}
         self.assertEqual(named, fix_codes)
 
-    def test_every_rule_but_the_fallbacks_has_a_pattern(self):
+    def test_every_rule_but_the_fallbacks_and_our_own_has_a_pattern(self):
+        self.assertEqual(rules.OWN, {"unused-suppression"})
         for rule in rules.RULES:
-            self.assertEqual(bool(rule.patterns), rule.code not in rules.FALLBACK.values(), rule.code)
+            self.assertEqual(bool(rule.patterns), rule.code not in rules.FALLBACK.values() and rule.code not in rules.OWN, rule.code)
 
 
 class NamedProblems(unittest.TestCase):
@@ -101,7 +102,7 @@ class NamedProblems(unittest.TestCase):
 
 
 DOCS_PAGE = HERE.parent.parent / "docs" / "rules.rst"
-ROW = re.compile(r"^   \* - ``([a-z-]+)``\n     - (.+)\n     - (on|off)\n     - (?:``([a-z-]+)``|no)$", re.M)
+ROW = re.compile(r"^``([a-z-]+)``\n-+\n\n(.+)\n\n:Default: (on|off)\n:Fix: (?:``([a-z-]+)``|none)$", re.M)
 
 
 class DocsPage(unittest.TestCase):

@@ -7,6 +7,7 @@
 import { TOKEN_PATTERN } from '../documents/document.js';
 import { Code, ERRORS, httpCodes, httpStatus, STATUS_MEANING, type ErrorCode } from '../errors.js';
 import { OPTIONS } from '../options.js';
+import { RULE_PARAMETERS } from './rule-params.js';
 import { DELETION_KEY_HEADER, DELETION_KEY_PATTERN } from '../store/deletion-key.js';
 import type { Catalogue } from '../styles.js';
 import type { Header, JsonSchema, Parameter, Reference, Response } from './openapi-types.js';
@@ -53,6 +54,7 @@ export function parameters(catalogue: Catalogue, uriMaxBytes: number): Record<st
       schema: { type: 'string', enum: o.values(catalogue), default: o.default },
     },
   ]);
+  for (const [component, p] of Object.entries(RULE_PARAMETERS)) options.push([component, { name: p.name, in: 'query', description: p.description, schema: { type: 'string' } }]);
   const sources: Record<Source, Parameter> = {
     rst: { name: 'rst', in: 'query', description: 'The document text (UTF-8).', schema: { type: 'string' } },
     uri: {
@@ -163,12 +165,17 @@ export const SCHEMAS: Record<string, JsonSchema> = {
   },
   CheckItem: {
     type: 'object',
-    required: ['message', 'type', 'line', 'context', 'rule'],
+    required: ['message', 'type', 'line', 'column', 'context', 'rule'],
     additionalProperties: false,
     properties: {
       message: { type: 'string' },
       type: { type: 'string', enum: ['warning', 'error', 'severe'] },
       line: { type: ['integer', 'null'], minimum: 1, description: '`null` where docutils gives no line.' },
+      column: {
+        type: ['integer', 'null'],
+        minimum: 1,
+        description: 'Where on `line` the problem starts, from 1, in Unicode code points: the name at fault where the message quotes one, otherwise the line\'s first character that is not a space. `null` when `line` is.',
+      },
       context: { type: 'string', description: 'The offending source lines, joined by `\\n`.' },
       rule: { type: 'string', description: 'The kebab-case name of the rule the problem breaks (docs/rules.rst lists them). A fix names itself in its own `rule`.' },
       fix: { $ref: '#/components/schemas/Fix' },

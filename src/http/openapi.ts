@@ -13,6 +13,7 @@
  */
 import { httpStatus, type ErrorCode } from '../errors.js';
 import { DELETION_KEY_HEADER } from '../store/deletion-key.js';
+import { RULE_PARAMETERS } from './rule-params.js';
 import type { Catalogue } from '../styles.js';
 import { MAX_MULTIPART_FIELDS, MAX_MULTIPART_FILES } from './multipart.js';
 import { capitalise, errorResponse, HEADERS, mediaKey, parameters, ref, required, SCHEMAS, TOKEN, UNMATCHED } from './openapi-components.js';
@@ -79,13 +80,13 @@ const NOT_MODIFIED = 'Not Modified: `If-None-Match` matched the ETag; nothing wa
 
 /** Sources, then options, as references to components.parameters. */
 function documentParameters(op: RenderOperationEntry | TokenOperationEntry): Reference[] {
-  const options = op.kind === 'render' ? op.options.map((o) => ref('parameters', o.component)) : [];
+  const options = op.kind === 'render' ? [...op.options.map((o) => o.component), ...(op.rules ? Object.keys(RULE_PARAMETERS) : [])].map((c) => ref('parameters', c)) : [];
   return [...op.sources.map((s) => ref('parameters', capitalise(s))), ...options, ...(op.kind === 'render' ? [ref('parameters', 'IfNoneMatch')] : [])];
 }
 
 function formProperties(op: RenderOperationEntry | TokenOperationEntry, params: Record<string, Parameter>, file: boolean): Record<string, JsonSchema> {
   const properties: Record<string, JsonSchema> = {};
-  const names = [...op.sources.map(capitalise), ...(op.kind === 'render' ? op.options.map((o) => o.component) : [])];
+  const names = [...op.sources.map(capitalise), ...(op.kind === 'render' ? [...op.options.map((o) => o.component), ...(op.rules ? Object.keys(RULE_PARAMETERS) : [])] : [])];
   for (const name of names) {
     const param = params[name]!;
     properties[param.name] = { ...param.schema, description: param.description };

@@ -11,6 +11,7 @@ import type { OptionSpec } from '../options.js';
 import type { RenderOperation } from '../rendering.js';
 import type { Source } from './input.js';
 import type { JsonSchema } from './openapi-types.js';
+import { RULE_PARAMETERS } from './rule-params.js';
 
 export type Method = 'get' | 'post' | 'delete';
 
@@ -89,6 +90,8 @@ export interface RenderOperationEntry extends Common {
   replaces: readonly (keyof Replaced)[];
   /** The rendering is a fix result: served as the fixed text or as JSON (`format`), with the FIX_HEADERS. */
   fixes?: true;
+  /** The rules reported can be chosen with `select` and `ignore` (rule-params.ts). */
+  rules?: true;
 }
 
 /** The headers of every `fix` answer (routes.ts sets them, openapi.ts describes them). */
@@ -135,7 +138,7 @@ export type OperationEntry = RenderOperationEntry | TokenOperationEntry | ListOp
 
 /** The names a document operation accepts: its sources, then its options. */
 export function acceptedParameters(op: RenderOperationEntry | TokenOperationEntry): string[] {
-  return [...op.sources, ...(op.kind === 'render' ? op.options.map((o) => o.name) : [])];
+  return [...op.sources, ...(op.kind === 'render' ? [...op.options.map((o) => o.name), ...(op.rules ? Object.values(RULE_PARAMETERS).map((p) => p.name) : [])] : [])];
 }
 
 /** Every error code an operation can answer with, for one method. */
@@ -143,7 +146,7 @@ export function operationErrors(op: OperationEntry, method: Method): ErrorCode[]
   const codes: ErrorCode[] = [];
   if (op.kind === 'render' || op.kind === 'token') {
     codes.push(...PARAMETER_ERRORS, ...INPUT_ERRORS, ...op.sources.flatMap((s) => SOURCE_ERRORS[s]));
-    if (op.kind === 'render') codes.push(...op.options.map((o) => o.code));
+    if (op.kind === 'render') codes.push(...op.options.map((o) => o.code), ...(op.rules ? [Code.unknown_rule] : []));
     if (method === 'post') codes.push(...BODY_ERRORS);
   } else if (op.kind === 'token-source' || op.kind === 'token-delete') codes.push(...PARAMETER_ERRORS);
   codes.push(...op.errors, Code.internal);

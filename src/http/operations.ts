@@ -107,6 +107,7 @@ export const OPERATIONS: readonly OperationEntry[] = [
     // `token` is accepted too, so a shared document can be checked by its link.
     sources: ['rst', 'uri', 'token'],
     options: options('Dialect'),
+    rules: true,
     response: {
       media: RENDERED_TYPE.check,
       description: 'The problems found (a document full of errors is still 200).',
@@ -131,6 +132,7 @@ export const OPERATIONS: readonly OperationEntry[] = [
     render: 'fix',
     sources: ['rst', 'uri', 'token'],
     options: options('Dialect', 'Unsafe', 'FixFormat'),
+    rules: true,
     response: {
       media: 'text/x-rst; charset=utf-8',
       description: 'The fixed document (`format=text`), or the fix result (`format=json`).',

@@ -9,6 +9,7 @@ import type { Context } from 'koa';
 import { TOKEN_PATTERN, tokenOf } from '../documents/document.js';
 import { Code, ServiceError } from '../errors.js';
 import { choose } from '../options.js';
+import { ruleOptions } from './rule-params.js';
 import type { Logger } from '../log.js';
 import type { Renderer } from '../renderer.js';
 import type { FixResult } from '../engines/python/contract.js';
@@ -43,7 +44,7 @@ function renderHandler(op: RenderOperationEntry, deps: RouteDeps): Handler {
   return async (ctx) => {
     const params = await readParams(ctx, deps.maxBodyBytes);
     checkKnown(params, acceptedParameters(op));
-    const options = Object.fromEntries(op.options.map((o) => [o.name, choose(o, params.get(o.name), deps.catalogue)]));
+    const options = { ...Object.fromEntries(op.options.map((o) => [o.name, choose(o, params.get(o.name), deps.catalogue)])), ...(op.rules ? ruleOptions(params) : {}) };
     const { document, source } = await resolveDocument(params, op.sources, deps);
     const key = deps.renderer.key(op.render, options, document);
     const etag = `"${key.slice(0, 32)}"`;

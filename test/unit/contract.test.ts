@@ -44,7 +44,11 @@ const REPLIES: { [Op in Operation]: { ok: true; result: Results[Op] } } = {
       ],
     },
   },
-  check: { ok: true, result: { messages: [{ message: 'Unknown interpreted text role "nosuchrole".', type: 'error', line: 9, context: ':nosuchrole:`x`', rule: 'unknown-role' }] } },
+  check: { ok: true, result: { messages: [{ message: 'Unknown interpreted text role "nosuchrole".', type: 'error', line: 9, column: 2, context: ':nosuchrole:`x`', rule: 'unknown-role' }] } },
+  conf: {
+    ok: true,
+    result: { extensions: ['sphinx.ext.extlinks'], roles: ['issue'], directives: [], substitutions: ['version'], primary_domain: null, default_role: 'any', notes: [{ line: 3, message: 'x' }] },
+  },
   fix: {
     ok: true,
     result: {

@@ -64,7 +64,9 @@ DOCUTILS = Dialect()
 
 
 def get(name):
-    """The dialect called ``name``; ValueError for any other (the HTTP layer validates first)."""
+    """The dialect called ``name`` (or ``name`` itself when it is one); ValueError for any other (the HTTP layer validates first)."""
+    if isinstance(name, Dialect):
+        return name
     if name not in _BY_NAME:
         raise ValueError("unknown dialect %r; choose one of %s" % (name, ", ".join(NAMES)))
     return _BY_NAME[name]

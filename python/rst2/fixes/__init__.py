@@ -14,7 +14,8 @@ import re
 from docutils.nodes import section
 from docutils.parsers.rst.directives.misc import Include
 
-from .. import dialects as _dialects, rules
+from .. import columns, dialects as _dialects, rules
+from ..project import suppressions
 from ..directives import STANDARD_INCLUDES
 from ..messages import collect
 from . import blocks, budget as budgets, forbidden, inline, names, titles
@@ -206,13 +207,23 @@ def _fixes(text, items, dialect, budget):
     return items
 
 
-def check(text, dialect="docutils", budget=None):
-    """``check``'s problems (the dialect's own), each with its fix where one is known and ``budget`` allows."""
+def check(text, dialect="docutils", budget=None, enabled=None):
+    """``check``'s problems (the dialect's own), each with its fix where one is known and ``budget`` allows.
+
+    Every problem is named by its rule and placed at its column; then the
+    document's suppression comments and the enabled rules (``enabled``, a
+    set of codes; None: every rule on by default) choose which are reported.
+    Only those get fixes: a silenced problem costs no trials.
+    """
     chosen = _dialects.get(dialect)
-    return _fixes(text, rules.name(chosen.check(text)), chosen, budgets.for_check(text) if budget is None else budget)
+    items = columns.add(text, rules.name(chosen.check(text)))
+    items = suppressions.apply(text, items)
+    allowed = rules.DEFAULTS if enabled is None else enabled
+    items = [item for item in items if item["rule"] in allowed]
+    return _fixes(text, items, chosen, budgets.for_check(text) if budget is None else budget)
 
 
-def fix_document(text, dialect="docutils", unsafe=False):
+def fix_document(text, dialect="docutils", unsafe=False, enabled=None):
     """``text`` with its fixes applied: (text, fixes applied, problems left).
 
     Safe fixes go in passes, all of a pass at once, then one at a time
@@ -229,10 +240,12 @@ def fix_document(text, dialect="docutils", unsafe=False):
 
     Everything, every check and its trials, is paid from one budget
     (rst2.fixes.budget): past it, the passes made so far are the answer.
+    Only the problems check reports with ``enabled`` (and the document's
+    suppressions) are fixed.
     """
     budget = budgets.for_fix(text)
     applied = []
-    items = _checked(text, dialect, budget)
+    items = _checked(text, dialect, budget, enabled)
     for _ in range(MAX_PASSES):
         if items is None:
             break
@@ -240,19 +253,19 @@ def fix_document(text, dialect="docutils", unsafe=False):
         safe = _chosen(items, "safe")
         if safe:
             new_text, done = apply(text, safe)
-            new_items = _checked(new_text, dialect, budget)
+            new_items = _checked(new_text, dialect, budget, enabled)
             if new_items is None:
                 done = []  # not known to help: not kept
             elif len(new_items) >= len(items):
-                new_text, done, new_items = _each_on_its_own(text, safe, items, dialect, budget)
+                new_text, done, new_items = _each_on_its_own(text, safe, items, dialect, budget, enabled)
         elif unsafe:
-            new_text, done, new_items = _each_on_its_own(text, _chosen(items, "suggested"), items, dialect, budget)
+            new_text, done, new_items = _each_on_its_own(text, _chosen(items, "suggested"), items, dialect, budget, enabled)
         if not done:
             break
         text, items = new_text, new_items
         applied.extend(done)
     if items is None:
-        items = check(text, dialect, budgets.Budget(0))  # the problems left, without their fixes
+        items = check(text, dialect, budgets.Budget(0), enabled)  # the problems left, without their fixes
     return text, applied, items
 
 
@@ -260,16 +273,16 @@ def _chosen(items, kind):
     return [item["fix"] for item in items if "fix" in item and item["fix"]["applicability"] == kind]
 
 
-def _checked(text, dialect, budget):
+def _checked(text, dialect, budget, enabled=None):
     """check() of ``text`` paid from ``budget``; None when the budget cannot pay for its parse."""
     if not budget.spend(budgets.parse_cost(text)):
         return None
     # Its trials get no more than a check of its own would: the first check
     # must not spend what the passes after it need.
-    return check(text, dialect, budget.part(budgets.for_check(text).left))
+    return check(text, dialect, budget.part(budgets.for_check(text).left), enabled)
 
 
-def _each_on_its_own(text, chosen, items, dialect, budget):
+def _each_on_its_own(text, chosen, items, dialect, budget, enabled=None):
     """Of ``chosen``, those that each leave fewer problems than the document had with the ones kept before it.
 
     (text, fixes kept, their problems with fixes, or None past the budget);
@@ -282,9 +295,14 @@ def _each_on_its_own(text, chosen, items, dialect, budget):
             continue  # it overlaps one kept: made again from the new text next pass
         if not budget.spend(budgets.parse_cost(new_text)):
             break
-        count = len(_dialects.get(dialect).check(new_text))
+        count = len(_counted(new_text, dialect, enabled))
         if count < problems:
             kept, problems, kept_text = done, count, new_text
     if not kept:
         return text, [], items
-    return kept_text, kept, _checked(kept_text, dialect, budget)
+    return kept_text, kept, _checked(kept_text, dialect, budget, enabled)
+
+
+def _counted(text, dialect, enabled):
+    """The problems check would report, without their fixes (a fix's trial counts them)."""
+    return check(text, dialect, budgets.Budget(0), enabled)

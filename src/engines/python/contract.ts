@@ -1,8 +1,8 @@
 // Generated from python/rst2/worker.schema.json by `npm run contract` (src/engines/python/contract-gen.ts): do not edit.
 // test/unit/contract.test.ts fails when this file is not what the schema generates.
 
-/** What a job asks for: an HTML page, LaTeX for pdfTeX, the problems `check` reports, or the document with their fixes applied. */
-export const OPERATION_VALUES = ['html', 'latex', 'check', 'fix'] as const;
+/** What a job asks for: an HTML page, LaTeX for pdfTeX, the problems `check` reports, or the document with their fixes applied, or what a Sphinx conf.py gives check (read, never run). */
+export const OPERATION_VALUES = ['html', 'latex', 'check', 'fix', 'conf'] as const;
 export type Operation = (typeof OPERATION_VALUES)[number];
 
 /** Which roles, directives and settings docutils uses (python/rst2/dialects; src/dialects.ts). */
@@ -52,6 +52,16 @@ export interface LatexOptions {
 export interface CheckOptions {
   /** Default: 'docutils'. */
   dialect?: Dialect;
+  /** The rule codes to report (python/rst2/rules.json); absent: every rule on by default. */
+  rules?: string[];
+  /** Roles the project defines elsewhere: never unknown. */
+  roles?: string[];
+  /** Directives the project defines elsewhere: any arguments and options, content parsed as reStructuredText. */
+  directives?: string[];
+  /** Declared directives whose content is literal text, not parsed. */
+  literal_directives?: string[];
+  /** Substitutions the project defines elsewhere: never undefined. */
+  substitutions?: string[];
 }
 
 export interface FixOptions {
@@ -59,6 +69,21 @@ export interface FixOptions {
   dialect?: Dialect;
   /** Apply suggested fixes too, not only safe ones. Default: false. */
   unsafe?: boolean;
+  /** The rule codes to report (python/rst2/rules.json); absent: every rule on by default. */
+  rules?: string[];
+  /** Roles the project defines elsewhere: never unknown. */
+  roles?: string[];
+  /** Directives the project defines elsewhere: any arguments and options, content parsed as reStructuredText. */
+  directives?: string[];
+  /** Declared directives whose content is literal text, not parsed. */
+  literal_directives?: string[];
+  /** Substitutions the project defines elsewhere: never undefined. */
+  substitutions?: string[];
+}
+
+/** conf takes no options. */
+export interface ConfOptions {
+
 }
 
 /** One job, as the pool posts it to a worker; the worker hands Python op, source and the options as JSON. */
@@ -66,7 +91,8 @@ export type Job =
   | { op: 'html'; source: string; options: HtmlOptions }
   | { op: 'latex'; source: string; options: LatexOptions }
   | { op: 'check'; source: string; options: CheckOptions }
-  | { op: 'fix'; source: string; options: FixOptions };
+  | { op: 'fix'; source: string; options: FixOptions }
+  | { op: 'conf'; source: string; options: ConfOptions };
 
 export interface HtmlResult {
   /** A complete HTML5 page with its stylesheet embedded. */
@@ -99,6 +125,8 @@ export interface CheckItem {
   message: string;
   type: 'warning' | 'error' | 'severe';
   line: number | null;
+  /** The column the problem starts at: from 1, in Unicode code points (python/rst2/columns.py); null when line is. */
+  column: number | null;
   context: string;
   /** The kebab-case code of the rule naming this problem (python/rst2/rules.py; docs/rules.rst lists them). A fix's own rule field names the fix, not the problem. */
   rule: string;
@@ -135,12 +163,25 @@ export interface FixResult {
   messages: CheckItem[];
 }
 
+/** What a Sphinx conf.py gives check, read with Python's ast and never run (python/rst2/project/sphinx_conf.py). */
+export interface ConfResult {
+  extensions: string[];
+  roles: string[];
+  directives: string[];
+  substitutions: string[];
+  primary_domain: string | null;
+  default_role: string | null;
+  /** What could not be read without running it, once per name. */
+  notes: ({ line: number | null; message: string })[];
+}
+
 /** The result of each operation, by its name (a map for both sides, never sent as such). */
 export interface Results {
   html: HtmlResult;
   latex: LatexResult;
   check: CheckResult;
   fix: FixResult;
+  conf: ConfResult;
 }
 
 export interface Success {

@@ -9,7 +9,7 @@ import { Code, ServiceError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { WorkerPool, type PoolStats } from '../worker-pool.js';
 import { ensureSnapshot } from './snapshot.js';
-import type { HtmlOptions, Results } from './contract.js';
+import type { CheckOptions, HtmlOptions, Results } from './contract.js';
 import type { CheckItem, PythonJob, PythonWorkerData, RenderLimits } from './protocol.js';
 
 export interface PythonEngineOptions {
@@ -37,6 +37,9 @@ export interface LatexOptions {
   /** Plain docutils when absent. */
   dialect?: Dialect;
 }
+
+/** What a project chose beyond the dialect: the rules to report and the names it defines elsewhere (python/rst2/project). */
+export type ProjectChoice = Pick<CheckOptions, 'rules' | 'roles' | 'directives' | 'literal_directives' | 'substitutions'>;
 
 // Python checks its interrupt buffer every few bytecodes; a render that does
 // not stop within this after being interrupted is stuck in C and is killed.
@@ -116,12 +119,17 @@ export class PythonEngine {
     } satisfies PythonJob);
   }
 
-  async check(source: string, dialect: Dialect = DEFAULT_DIALECT): Promise<CheckItem[]> {
-    return (await this.pool.run<Results['check']>({ op: 'check', source, options: { dialect } } satisfies PythonJob)).messages;
+  async check(source: string, dialect: Dialect = DEFAULT_DIALECT, project: ProjectChoice = {}): Promise<CheckItem[]> {
+    return (await this.pool.run<Results['check']>({ op: 'check', source, options: { dialect, ...project } } satisfies PythonJob)).messages;
   }
   /** The document with its fixes applied (safe ones; suggested ones too with `unsafe`), the fixes, and the problems left. */
-  async fix(source: string, dialect: Dialect = DEFAULT_DIALECT, unsafe = false): Promise<Results['fix']> {
-    return this.pool.run<Results['fix']>({ op: 'fix', source, options: { dialect, unsafe } } satisfies PythonJob);
+  async fix(source: string, dialect: Dialect = DEFAULT_DIALECT, unsafe = false, project: ProjectChoice = {}): Promise<Results['fix']> {
+    return this.pool.run<Results['fix']>({ op: 'fix', source, options: { dialect, unsafe, ...project } } satisfies PythonJob);
+  }
+
+  /** What a Sphinx `conf.py` gives check, read with Python's ast, never run. */
+  readConf(source: string): Promise<Results['conf']> {
+    return this.pool.run<Results['conf']>({ op: 'conf', source, options: {} } satisfies PythonJob);
   }
 
 }

@@ -1,0 +1,73 @@
+/**
+ * The rule table (python/rst2/rules.json, the one the checker names its
+ * problems by), read once, and the choice of rules a request or a project
+ * makes: `select`, `ignore` and `extend-select`, as ruff takes them. A rule
+ * is named by its code, by a prefix ending at a hyphen (`title` is every
+ * `title-…` rule) or by `ALL`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { Code, ServiceError } from './errors.js';
+import { paths } from './paths.js';
+
+export interface RuleInfo {
+  code: string;
+  summary: string;
+  /** On when no choice is made. */
+  default: boolean;
+  /** The code of the fix it offers, if any (docs/fixes.rst). */
+  fix: string | null;
+}
+
+interface RuleFile {
+  rules: (RuleInfo & { patterns: string[] })[];
+}
+
+function load(): readonly RuleInfo[] {
+  const file = JSON.parse(fs.readFileSync(path.join(paths.pythonSources, 'rst2', 'rules.json'), 'utf8')) as RuleFile;
+  return Object.freeze(file.rules.map(({ code, summary, default: on, fix }) => Object.freeze({ code, summary, default: on, fix })));
+}
+
+export const RULES: readonly RuleInfo[] = load();
+
+const CODES = RULES.map((r) => r.code);
+
+/** The codes a name stands for; an error naming it when it stands for none. */
+export function expandRule(name: string): string[] {
+  const trimmed = name.trim();
+  const found = trimmed === 'ALL' ? CODES : CODES.filter((code) => code === trimmed || code.startsWith(`${trimmed}-`));
+  if (found.length === 0) {
+    const shown = trimmed.slice(0, 100);
+    throw new ServiceError(Code.unknown_rule, `Unknown rule ${JSON.stringify(shown)}: not a rule, a prefix of rules ending at a hyphen, or ALL (docs/rules.rst lists them).`, {
+      details: { rule: shown },
+    });
+  }
+  return found;
+}
+
+export interface RuleChoice {
+  select?: readonly string[] | undefined;
+  ignore?: readonly string[] | undefined;
+  extendSelect?: readonly string[] | undefined;
+}
+
+/**
+ * The codes to report: `select` (or the rules on by default) plus
+ * `extendSelect`, less `ignore`; undefined when nothing was chosen, so
+ * that the engine's defaults apply and a request without a choice keeps
+ * the answer (and the render key) it always had.
+ */
+export function enabledRules(choice: RuleChoice): string[] | undefined {
+  const { select, ignore, extendSelect } = choice;
+  if (select === undefined && ignore === undefined && extendSelect === undefined) return undefined;
+  const on = new Set(select === undefined ? RULES.filter((r) => r.default).map((r) => r.code) : select.flatMap(expandRule));
+  for (const code of (extendSelect ?? []).flatMap(expandRule)) on.add(code);
+  for (const code of (ignore ?? []).flatMap(expandRule)) on.delete(code);
+  return CODES.filter((code) => on.has(code));
+}
+
+/** A comma- or space-separated list of rule names as a parameter or flag gives it. */
+export function ruleList(value: string): string[] {
+  return value.split(/[\s,]+/).filter((name) => name !== '');
+}
