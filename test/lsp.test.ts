@@ -6,7 +6,9 @@
  * from the server (or its exit), never a sleep. One test runs the server in
  * this process, to share its engine with a job that keeps it busy.
  */
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
+import { pathToFileURL } from 'node:url';
 
 import { expect } from 'chai';
 
@@ -33,7 +35,11 @@ import { loadConfig, LSP_LIMITS } from '../src/config.js';
 import { createPythonEngine } from '../src/engines/create.js';
 import { createLogger } from '../src/log.js';
 import { LanguageServer, type CheckEngine } from '../src/lsp/server.js';
+import { paths } from '../src/paths.js';
 import { applyEdit, editsIn, LspClient } from './support/lsp-client.js';
+
+// Where a diagnostic's codeDescription links without a docsUrl: the rules page's source, each rule a section.
+const RULES_PAGE = pathToFileURL(path.join(paths.docs, 'rules.rst')).href;
 
 const WAIT_MS = 120_000;
 
@@ -124,6 +130,7 @@ describe('rst2 lsp', function () {
           source: 'rst2',
           message: 'Title underline too short.',
           code: 'title-underline-too-short',
+          codeDescription: { href: `${RULES_PAGE}#title-underline-too-short` },
         },
       ]);
       // "🎉 *party": the star is code point column 3 (1-based), and UTF-16
@@ -139,6 +146,7 @@ describe('rst2 lsp', function () {
           source: 'rst2',
           message: 'Unknown directive type "nosuch".',
           code: 'unknown-directive',
+          codeDescription: { href: `${RULES_PAGE}#unknown-directive` },
         },
       ]);
       expect(byLine(9).map((d) => [d.message, d.code])).to.deep.equal([['Unknown target name: "mising".', 'unknown-target']]);
@@ -188,6 +196,8 @@ describe('rst2 lsp', function () {
     it('offers source.fixAll, whose resolved edit applies every safe fix', async function () {
       const actions = await client.codeActions(doc, line(0), [], [CodeActionKind.SourceFixAll]);
       expect(actions.map((a) => a.kind)).to.deep.equal([CodeActionKind.SourceFixAll]);
+      // Neovim 0.7 sends `only` as one string, as its help shows it.
+      expect((await client.codeActions(doc, line(0), [], CodeActionKind.SourceFixAll)).map((a) => a.kind)).to.deep.equal([CodeActionKind.SourceFixAll]);
       expect(actions[0]!.edit, 'resolved later').to.equal(undefined);
       const resolved = await client.resolve(actions[0]!);
       const fixed = applyEdit(doc, resolved.edit);
@@ -234,7 +244,7 @@ describe('rst2 lsp', function () {
       try {
         await client.initialize(
           { workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true }, workspaceEdit: { documentChanges: true } } },
-          { dialect: 'sphinx' },
+          { dialect: 'sphinx', docsUrl: 'https://rst2.example.org/docs' },
         );
         await client.connection.sendNotification(InitializedNotification.type, {});
         // \r\n line ends and a U+2028 inside a line: docutils counts that as a line break, LSP does not.
@@ -248,6 +258,8 @@ describe('rst2 lsp', function () {
           [{ start: { line: 3, character: 16 }, end: { line: 3, character: 17 } }, 'Inline emphasis start-string without end-string.'],
           [{ start: { line: 5, character: 0 }, end: { line: 5, character: 17 } }, 'Unknown interpreted text role "ref".'],
         ]);
+        // docsUrl names a service's manual: each rule links to its section there.
+        expect(diagnostics[0]!.codeDescription).to.deep.equal({ href: 'https://rst2.example.org/docs/rules.html#title-underline-too-short' });
         const actions = await client.codeActions(doc, line(0), [], [CodeActionKind.SourceFixAll]);
         expect(actions).to.have.length(1);
         const fixed = applyEdit(doc, actions[0]!.edit);

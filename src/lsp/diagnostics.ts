@@ -24,7 +24,7 @@ export const SOURCE = 'rst2';
  * spot the fix changes), else on its whole line; a problem docutils gives
  * no line goes on the first line.
  */
-export function toDiagnostic(item: CheckItem, at: CheckCoordinates): Diagnostic {
+export function toDiagnostic(item: CheckItem, at: CheckCoordinates, rulePage?: (rule: string) => string): Diagnostic {
   const first = item.fix?.edits[0];
   const diagnostic: Diagnostic = {
     range: first ? at.editRange(first) : at.lineRange(item.line),
@@ -32,10 +32,10 @@ export function toDiagnostic(item: CheckItem, at: CheckCoordinates): Diagnostic 
     source: SOURCE,
     message: item.message,
     // The problem's rule, not its fix's: every problem has one, and an
-    // editor filters and groups by it. No codeDescription: the language
-    // server runs without a service, so the rules page has no known URL.
+    // editor filters and groups by it.
     code: item.rule,
   };
+  if (rulePage) diagnostic.codeDescription = { href: rulePage(item.rule) };
   return diagnostic;
 }
 

@@ -28,6 +28,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
 
 import {
   CodeActionKind,
@@ -55,7 +56,7 @@ import { DEFAULT_DIALECT, DIALECTS, type Dialect } from '../dialects.js';
 import type { CheckItem, FixResult } from '../engines/python/contract.js';
 import { Code, isServiceError } from '../errors.js';
 import { errorFields, type Logger } from '../log.js';
-import { projectRoot } from '../paths.js';
+import { paths, projectRoot } from '../paths.js';
 import { quickFix, replacement, sharesLine, SOURCE, toDiagnostic, workspaceEdit } from './diagnostics.js';
 import { LSP_LIMITS } from '../config.js';
 import { FramedMessageReader } from './message-reader.js';
@@ -143,9 +144,30 @@ function serviceVersion(): string | undefined {
   }
 }
 
-/** Whether a client that asked only for `only` kinds wants actions of `kind` (kinds are hierarchical: source covers source.fixAll). */
-function wanted(kind: string, only: readonly string[] | undefined): boolean {
-  return only === undefined || only.some((o) => kind === o || kind.startsWith(`${o}.`));
+/**
+ * Whether a client that asked only for `only` kinds wants actions of `kind`
+ * (kinds are hierarchical: source covers source.fixAll). Neovim 0.7's help
+ * shows `only` as one string, and clients send it so: one kind, then.
+ */
+function wanted(kind: string, only: unknown): boolean {
+  if (only === undefined || only === null) return true;
+  const kinds = typeof only === 'string' ? [only] : Array.isArray(only) ? only.filter((o): o is string => typeof o === 'string') : [];
+  return kinds.some((o) => kind === o || kind.startsWith(`${o}.`));
+}
+
+/**
+ * Where a rule is explained: its section of the manual's rules page (its
+ * anchor is its code). `docsUrl` (initializationOptions) is the manual of
+ * an rst2 service, such as https://rst2.example.org/docs/; without one, the
+ * page's source beside this server, which every install has.
+ */
+function rulePageIn(docsUrl: unknown): (rule: string) => string {
+  if (typeof docsUrl === 'string' && /^https?:\/\//.test(docsUrl)) {
+    const base = new URL('rules.html', docsUrl.endsWith('/') ? docsUrl : `${docsUrl}/`).href;
+    return (rule) => `${base}#${rule}`;
+  }
+  const file = pathToFileURL(path.join(paths.docs, 'rules.rst')).href;
+  return (rule) => `${file}#${rule}`;
 }
 
 export class LanguageServer {
@@ -167,6 +189,8 @@ export class LanguageServer {
   /** rst2 settings pushed by didChangeConfiguration, for a client that cannot be asked. */
   private pushedDialect: Dialect | undefined;
   private readonly warned = new Set<string>();
+  /** The link to a rule's section of the manual (a diagnostic's codeDescription). */
+  private rulePage: (rule: string) => string = rulePageIn(undefined);
   private client = { configuration: false, dynamicConfiguration: false, documentChanges: false, resolveEdit: false };
 
   constructor(private readonly options: LanguageServerOptions) {
@@ -220,6 +244,7 @@ export class LanguageServer {
     };
     const initializationOptions: unknown = params.initializationOptions;
     this.initialDialect = this.dialectSetting(field(initializationOptions, 'dialect')) ?? this.options.defaultDialect ?? DEFAULT_DIALECT;
+    this.rulePage = rulePageIn(field(initializationOptions, 'docsUrl'));
     const engine = this.options.engine();
     this.engine = engine;
     this.ready = engine.start();
@@ -337,7 +362,7 @@ export class LanguageServer {
       if (!items) return;
       this.log.debug('checked', { uri, version: document.version, dialect, problems: items.length, ms: Number((performance.now() - began).toFixed(1)) });
       const at = new CheckCoordinates(document);
-      diagnostics = items.map((item) => toDiagnostic(item, at));
+      diagnostics = items.map((item) => toDiagnostic(item, at, this.rulePage));
       checked = { version: document.version, document, dialect, items, diagnostics, at };
     } catch (err) {
       if (this.closing) return;

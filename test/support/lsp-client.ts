@@ -134,9 +134,9 @@ export class LspClient {
     return next;
   }
 
-  codeActions(document: TextDocument, range: Range, diagnostics: Diagnostic[], only?: string[]): Promise<CodeAction[]> {
+  codeActions(document: TextDocument, range: Range, diagnostics: Diagnostic[], only?: string[] | string): Promise<CodeAction[]> {
     return this.connection
-      .sendRequest(CodeActionRequest.type, { textDocument: { uri: document.uri }, range, context: only ? { diagnostics, only } : { diagnostics } })
+      .sendRequest(CodeActionRequest.type, { textDocument: { uri: document.uri }, range, context: only ? { diagnostics, only: only as string[] } : { diagnostics } })
       .then((actions) => (actions ?? []).filter((a): a is CodeAction => 'title' in a && !('command' in a && typeof a.command === 'string')));
   }
 
