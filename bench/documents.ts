@@ -20,6 +20,13 @@ export function documentOfLines(lines: number): string {
   return documentWithSections(sections, 'A document of some length');
 }
 
+/** `sections` short sections, each a title, a paragraph with a link to a named target, and the target: six lines each. */
+export function sectionsAndLinks(sections: number): string {
+  const parts = ['Sections and links', '==================', ''];
+  for (let n = 1; n <= sections; n++) parts.push(`Part ${n}`, `-----${'-'.repeat(String(n).length)}`, '', `Text of part ${n} with a link to target${n}_ and *emphasis*.`, '', `.. _target${n}: https://example.org/${n}`, '');
+  return parts.join('\n');
+}
+
 function documentWithSections(count: number, title: string): string {
   const section = (n: number) => `
 Section ${n}

@@ -14,15 +14,26 @@
  * gives the engine's time for it, so what the language server adds around
  * the check (debounce, protocol, positions) is the rest of the latency.
  *
- * usage: npm run bench:lsp [-- --runs N] [--lines N]
+ * The baseline, in the same run: native docutils (Debian's CPython with the
+ * bundle's docutils) building the same document's doctree, as an editor
+ * plugin running docutils itself would. The ratio of the LSP's median to
+ * that one is the figure docs/lsp.rst gives: absolute times do not carry
+ * from one machine to the next. Goal: at most 1.5.
+ *
+ * usage: npm run bench:lsp [-- --runs N] [--lines N | --links N [--broken]]
+ *   --links N: N short sections, each a title, a link and its target
+ *   (250 is the 1,250-line document the adoption issue measured);
+ *   --broken: every target glued to its paragraph, so every link is a problem.
  */
+import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 
 import { InitializedNotification, type TextEdit } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 
 import { LspClient } from '../test/support/lsp-client.js';
-import { documentOfLines } from './documents.js';
+import { nativeBundleEnv } from '../test/support/debian.js';
+import { documentOfLines, sectionsAndLinks } from './documents.js';
 import { benchArgs, fmt, median, percentile } from './support.js';
 
 const WARM_UP = 3;
@@ -31,10 +42,32 @@ function summary(label: string, times: number[]): string {
   return `${label}: median ${fmt(median(times))} ms, p90 ${fmt(percentile(times, 90))} ms, min ${fmt(Math.min(...times))} ms, max ${fmt(Math.max(...times))} ms`;
 }
 
-const args = benchArgs({ numbers: ['runs', 'lines'] });
+const args = benchArgs({ numbers: ['runs', 'lines', 'links'], flags: ['broken'] });
 const runs = args.number('runs', 20, { min: 1, whole: true });
-const text = documentOfLines(args.number('lines', 1000, { min: 10, whole: true }));
-const paragraphs = text.split('\n').flatMap((l, i) => (l.startsWith('Some *emphasis*') ? [i] : []));
+const links = args.number('links', 0, { min: 0, whole: true });
+const linked = links > 0 ? sectionsAndLinks(links) : documentOfLines(args.number('lines', 1000, { min: 10, whole: true }));
+// --broken: each target glued to its paragraph, so every link is unknown (a problem each, as a page half-written has).
+const text = args.has('broken') ? linked.replace(/\n\n(\.\. _target)/g, '\n$1') : linked;
+const paragraphs = text.split('\n').flatMap((l, i) => (l.startsWith('Some *emphasis*') || l.startsWith('Text of part') ? [i] : []));
+
+// publish_doctree as docutils' own tools run it (no report printed), timed in-process after one warm-up.
+const NATIVE = `
+import json, sys, time
+from docutils.core import publish_doctree
+text = sys.stdin.read()
+publish_doctree(text, settings_overrides={"report_level": 5})
+times = []
+for _ in range(int(sys.argv[1])):
+    began = time.perf_counter()
+    publish_doctree(text, settings_overrides={"report_level": 5})
+    times.append((time.perf_counter() - began) * 1000)
+print(json.dumps(times))
+`;
+
+function nativeDoctree(): number[] {
+  const out = execFileSync('/usr/bin/python3', ['-W', 'ignore', '-c', NATIVE, String(Math.max(runs, 5))], { env: nativeBundleEnv(), input: text, maxBuffer: 1 << 20 });
+  return JSON.parse(out.toString('utf8')) as number[];
+}
 
 const client = new LspClient([], { env: { ...process.env, RST2_LOG_LEVEL: 'debug' } });
 await client.initialize({});
@@ -82,4 +115,7 @@ console.log(`${runs} changes; problems published after each: ${problems.join(' '
 console.log(summary('change -> diagnostics (LSP)', [...latencies.values()]));
 console.log(summary('the engine\'s check in the server', timed.map((v) => checks.get(v)!)));
 console.log(summary('the rest (debounce, protocol, positions)', timed.map((v) => latencies.get(v)! - checks.get(v)!)));
+const native = nativeDoctree();
+console.log(summary('baseline: native docutils builds the doctree (Debian CPython, same text)', native));
+console.log(`ratio change -> diagnostics / native doctree: ${(median([...latencies.values()]) / median(native)).toFixed(2)} (goal <= 1.5)`);
 console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} at the end`);

@@ -138,10 +138,10 @@ describe('rst2 lsp', function () {
       expect(byLine(3).map((d) => [d.range, d.code])).to.deep.equal([
         [{ start: { line: 3, character: 3 }, end: { line: 3, character: 4 } }, 'inline-start-without-end'],
       ]);
-      // A problem without a fix covers its whole line; errors are errors.
+      // A problem that names what is wrong sits on the name; errors are errors.
       expect(byLine(7)).to.deep.equal([
         {
-          range: { start: { line: 7, character: 0 }, end: { line: 7, character: 13 } },
+          range: { start: { line: 7, character: 3 }, end: { line: 7, character: 9 } },
           severity: DiagnosticSeverity.Error,
           source: 'rst2',
           message: 'Unknown directive type "nosuch".',
@@ -256,7 +256,8 @@ describe('rst2 lsp', function () {
           [{ start: { line: 1, character: 0 }, end: { line: 1, character: 4 } }, 'Title underline too short.'],
           // Docutils' line 5 column 14 is LSP's line 3 character 16: after "A", U+2028 and "line, then ", the emoji takes two units.
           [{ start: { line: 3, character: 16 }, end: { line: 3, character: 17 } }, 'Inline emphasis start-string without end-string.'],
-          [{ start: { line: 5, character: 0 }, end: { line: 5, character: 17 } }, 'Unknown interpreted text role "ref".'],
+          // The role's name, where a fix would rename it.
+          [{ start: { line: 5, character: 5 }, end: { line: 5, character: 8 } }, 'Unknown interpreted text role "ref".'],
         ]);
         // docsUrl names a service's manual: each rule links to its section there.
         expect(diagnostics[0]!.codeDescription).to.deep.equal({ href: 'https://rst2.example.org/docs/rules.html#title-underline-too-short' });

@@ -10,7 +10,7 @@ import traceback
 
 from .errors import DocumentError
 from . import dialects
-from .fixes import check, fix_document
+from .fixes import check, fix_document, problems
 from .project import declared, sphinx_conf
 from .render import render_html, render_latex
 
@@ -19,7 +19,7 @@ OPERATIONS = {
         source, options.get("style", "default"), options.get("dialect", "docutils"), options.get("base")
     ),
     "latex": lambda source, options: render_latex(source, options),
-    "check": lambda source, options: {"messages": check(source, _dialect(options), enabled=_enabled(options))},
+    "check": lambda source, options: {"messages": _check(source, options)},
     "fix": lambda source, options: _fixed(*fix_document(source, _dialect(options), options.get("unsafe", False), _enabled(options))),
     "conf": lambda source, options: sphinx_conf.read(source),
 }
@@ -34,6 +34,25 @@ def _dialect(options):
         options.get("literal_directives", ()),
         options.get("substitutions", ()),
     )
+
+
+# The problems of the last check, by its text and options: a language
+# server asks for the fixes of a few lines of the text it just checked
+# (fix_lines), and those need no second parse. One entry: the next text
+# replaces it.
+_last = {"key": None, "items": None}
+
+
+def _check(source, options):
+    lines = options.get("fix_lines")
+    fix_lines = None if lines is None else (tuple(lines[:2]) if len(lines) >= 2 else (1, 0))
+    key = (source, json.dumps({k: v for k, v in options.items() if k != "fix_lines"}, sort_keys=True))
+    found = [dict(item) for item in _last["items"]] if _last["key"] == key else None
+    dialect, enabled = _dialect(options), _enabled(options)
+    if found is None:
+        found = problems(source, dialect, enabled)
+        _last["key"], _last["items"] = key, [dict(item) for item in found]
+    return check(source, dialect, enabled=enabled, fix_lines=fix_lines, found=found)
 
 
 def _enabled(options):

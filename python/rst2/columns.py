@@ -42,7 +42,14 @@ def add(text, items):
 
 
 # The start-string an "Inline ... start-string without end-string" message is about.
-_START_STRINGS = (("strong", r"\*\*"), ("emphasis", r"\*"), ("literal", r"``"), ("interpreted text or phrase reference", r"`"), ("substitution reference", r"\|"), ("internal target", r"_`"))
+_START_STRINGS = (
+    ("strong", r"\*\*(?=\S)"),
+    ("emphasis", r"\*(?=[^\s*])"),
+    ("literal", r"``(?=\S)"),
+    ("interpreted text or phrase reference", r"`(?=[^\s`])"),
+    ("substitution reference", r"\|(?=[^\s|])"),
+    ("internal target", r"_`(?=\S)"),
+)
 _INLINE = re.compile(r"^Inline (.+) start-string without end-string\.$")
 
 
@@ -53,7 +60,7 @@ def _start_string(message, text):
     for name, start in _START_STRINGS:
         if kind.group(1) == name:
             # Where inline markup may start: after a space or an opening punctuation mark, before a non-space.
-            found = re.search(r"(?:^|(?<=[\s'\"(\[{<\-/:]))%s(?=\S)" % start, text)
+            found = re.search(r"(?:^|(?<=[\s'\"(\[{<\-/:]))%s" % start, text)
             return None if found is None else found.start() + 1
     return None
 

@@ -116,6 +116,28 @@ class ChosenRules(unittest.TestCase):
         self.assertEqual(problems(text, rules=[]), [])
 
 
+class FixLines(unittest.TestCase):
+    TEXT = "Title\n====\n\nA *b.\n\nC *d.\n"
+
+    def test_fixes_only_for_the_lines_asked(self):
+        every = problems(self.TEXT)
+        self.assertEqual([("fix" in item) for item in every], [True, True, True])
+        none = problems(self.TEXT, fix_lines=[])
+        self.assertEqual([("fix" in item) for item in none], [False, False, False])
+        some = problems(self.TEXT, fix_lines=[6, 6])
+        self.assertEqual([("fix" in item) for item in some], [False, False, True])
+        # The same problems, each field as a check without fix_lines gives it.
+        self.assertEqual(some[2], every[2])
+        self.assertEqual([{k: v for k, v in item.items() if k != "fix"} for item in none], [{k: v for k, v in item.items() if k != "fix"} for item in every])
+
+    def test_the_last_checks_problems_are_reused_only_for_the_same_text_and_options(self):
+        problems(self.TEXT, fix_lines=[])
+        self.assertEqual(api._last["key"][0], self.TEXT)
+        # Another dialect is another key: its own problems, not the cached ones.
+        self.assertEqual(rules_of("See :ref:`x`.\n", fix_lines=[]), [(1, "unknown-role")])
+        self.assertEqual(rules_of("See :ref:`x`.\n", dialect="sphinx", fix_lines=[1, 1]), [])
+
+
 class Columns(unittest.TestCase):
     def test_a_quoted_name_is_placed_where_it_is_written(self):
         found = problems("Some text :nosuch:`x` here.\n\n.. nodirective:: a\n\n   Ünïcode |nosub| x\n\n- Ünïcode |nosub| x\n")

@@ -19,15 +19,60 @@ import type { CheckCoordinates } from './positions.js';
 
 export const SOURCE = 'rst2';
 
+// The start-string an unclosed inline markup message names, by its length in code points.
+const START_STRING = /^Inline (strong|literal|internal target|emphasis|interpreted text or phrase reference|substitution reference) start-string/;
+// Where each may start: after a space or an opening mark, before a character that is not a space (nor, for emphasis, a star).
+const START_AT: Readonly<Record<string, RegExp>> = {
+  strong: /(?:^|(?<=[\s'"(\[{<\-/:]))\*\*(?=\S)/u,
+  literal: /(?:^|(?<=[\s'"(\[{<\-/:]))``(?=\S)/u,
+  'internal target': /(?:^|(?<=[\s'"(\[{<\-/:]))_`(?=\S)/u,
+  emphasis: /(?:^|(?<=[\s'"(\[{<\-/:]))\*(?=[^\s*])/u,
+  'interpreted text or phrase reference': /(?:^|(?<=[\s'"(\[{<\-/:]))`(?=[^\s`])/u,
+  'substitution reference': /(?:^|(?<=[\s'"(\[{<\-/:]))\|(?=[^\s|])/u,
+};
+// docutils places an inline problem on its paragraph's first line; the start-string may be on a later one.
+const PARAGRAPH_LINES = 200;
+const QUOTED = /"([^"\n]{1,200})"/;
+
 /**
  * Where a problem shows: on its fix's first edit when it has a fix (the
- * spot the fix changes), else on its whole line; a problem docutils gives
- * no line goes on the first line.
+ * spot the fix changes); else on the start-string or the quoted name at its
+ * column, where the line has it (the spot such a fix would change); else on
+ * its whole line. A problem docutils gives no line goes on the first line.
  */
-export function toDiagnostic(item: CheckItem, at: CheckCoordinates, rulePage?: (rule: string) => string): Diagnostic {
+export function problemRange(item: CheckItem, at: CheckCoordinates): Range {
   const first = item.fix?.edits[0];
+  if (first) return at.editRange(first);
+  if (item.line === null || item.column === null) return at.lineRange(item.line);
+  const start = START_STRING.exec(item.message)?.[1];
+  if (start !== undefined) return startStringRange(item.line, START_AT[start]!, at) ?? at.lineRange(item.line);
+  const name = QUOTED.exec(item.message)?.[1];
+  const rest = [...at.lineText(item.line)].slice(item.column - 1).join('');
+  if (name === undefined || !rest.toLowerCase().startsWith(name.toLowerCase())) return at.lineRange(item.line);
+  return span(at, item.line, item.column, [...name].length);
+}
+
+function span(at: CheckCoordinates, line: number, column: number, length: number): Range {
+  return at.editRange({ line, column, endLine: line, endColumn: column + length, text: '' });
+}
+
+/** The first place in the paragraph from `line` where the start-string may start. */
+function startStringRange(line: number, pattern: RegExp, at: CheckCoordinates): Range | undefined {
+  for (let n = line; n < line + PARAGRAPH_LINES; n++) {
+    const text = at.lineText(n);
+    if (text.trim() === '') return undefined;
+    const found = pattern.exec(text);
+    if (found) {
+      const column = [...text.slice(0, found.index)].length + 1;
+      return span(at, n, column, [...found[0]].length);
+    }
+  }
+  return undefined;
+}
+
+export function toDiagnostic(item: CheckItem, at: CheckCoordinates, rulePage?: (rule: string) => string): Diagnostic {
   const diagnostic: Diagnostic = {
-    range: first ? at.editRange(first) : at.lineRange(item.line),
+    range: problemRange(item, at),
     severity: item.type === 'warning' ? DiagnosticSeverity.Warning : DiagnosticSeverity.Error,
     source: SOURCE,
     message: item.message,

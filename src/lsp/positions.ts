@@ -70,6 +70,13 @@ export class CheckCoordinates {
     return { start: this.position(edit.line, edit.column), end: this.position(edit.endLine, edit.endColumn) };
   }
 
+  /** A docutils line's text without its line break ('' past the end). */
+  lineText(line: number): string {
+    const { starts, ends } = this.lines;
+    if (line < 1 || line > starts.length) return '';
+    return this.text.slice(starts[line - 1], ends[line - 1]);
+  }
+
   /** The whole of a docutils line without its line break; a problem with no line is on the first. */
   lineRange(line: number | null): Range {
     const { starts, ends } = this.lines;

@@ -11,10 +11,14 @@
  *   workers, and one the engine refuses for being busy is tried again. A
  *   check's result is published only if the document has not changed since
  *   (with the version it is for).
+ * - Diagnostics come from a check without fixes: a fix costs trial parses,
+ *   and most problems are never fixed from the editor.
  * - Code actions: the quick fixes of the problems on the requested lines
- *   (safe ones preferred), and `source.fixAll`, the engine's fix() of the
- *   whole document with its safe fixes. When the client resolves code
- *   actions, fix() runs only when the fix-all action is chosen.
+ *   (safe ones preferred), found then, for those lines only (the engine
+ *   keeps its parse of the text it just checked); and `source.fixAll`, the
+ *   engine's fix() of the whole document with its safe fixes, made when
+ *   that kind is asked for (or offered beside a safe quick fix). A client
+ *   that resolves code actions gets the edit at resolve.
  * - Dialect: `rst2.dialect` of the workspace configuration, else the
  *   initializationOptions' `dialect`, else the command's --dialect, else
  *   docutils.
@@ -32,6 +36,7 @@ import { pathToFileURL } from 'node:url';
 
 import {
   CodeActionKind,
+  CodeActionTriggerKind,
   createConnection,
   DidChangeConfigurationNotification,
   DiagnosticSeverity,
@@ -54,6 +59,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 
 import { DEFAULT_DIALECT, DIALECTS, type Dialect } from '../dialects.js';
 import type { CheckItem, FixResult } from '../engines/python/contract.js';
+import type { ProjectChoice } from '../engines/python/engine.js';
 import { Code, isServiceError } from '../errors.js';
 import { errorFields, type Logger } from '../log.js';
 import { paths, projectRoot } from '../paths.js';
@@ -67,7 +73,8 @@ import { TaskQueue } from './task-queue.js';
 export interface CheckEngine {
   start(): Promise<void>;
   close(): Promise<void>;
-  check(source: string, dialect: Dialect): Promise<CheckItem[]>;
+  /** `fixLines` [first, last]: fixes only for the problems on those lines, [] for none (PythonEngine.check). */
+  check(source: string, dialect: Dialect, project?: ProjectChoice, fixLines?: readonly number[]): Promise<CheckItem[]>;
   fix(source: string, dialect: Dialect, unsafe: boolean): Promise<FixResult>;
 }
 
@@ -97,6 +104,7 @@ export interface LanguageServerOptions {
 // turn), and while a check runs, changes make one check after it.
 const DEFAULT_DEBOUNCE_MS = 0;
 const FIX_ALL_TITLE = 'Fix all safe problems (rst2)';
+const NO_FIXES: readonly number[] = [];
 
 /** A check of one version of a document, in that version's coordinates. */
 interface Checked {
@@ -118,6 +126,8 @@ interface DocumentState {
   again: boolean;
   checked?: Checked;
   fixAll?: { version: number; dialect: Dialect; result: Promise<FixResult> };
+  /** The problems of some lines with their fixes, for the quick fixes of the checked version. */
+  fixes?: { version: number; lines: string; result: Promise<CheckItem[]> };
 }
 
 /** What a fix-all action carries to codeAction/resolve. */
@@ -219,6 +229,7 @@ export class LanguageServer {
       for (const state of this.states.values()) {
         state.checked = undefined;
         state.fixAll = undefined;
+        state.fixes = undefined;
       }
       for (const document of this.documents.all()) this.schedule(document.uri);
     });
@@ -395,7 +406,8 @@ export class LanguageServer {
     const state = this.states.get(document.uri);
     for (let wait: number = LSP_LIMITS.retryFirstMs; ; wait = Math.min(wait * 2, LSP_LIMITS.retryMaxMs)) {
       try {
-        return await engine.check(document.getText(), dialect);
+        // Diagnostics need no fixes: those are found when code actions are asked for, for their lines only.
+        return await engine.check(document.getText(), dialect, {}, NO_FIXES);
       } catch (err) {
         if (!isServiceError(err) || err.code !== Code.overloaded) throw err;
         this.log.debug('check refused by a busy engine; trying again', { uri: document.uri, version: document.version, waitMs: wait });
@@ -427,23 +439,51 @@ export class LanguageServer {
     if (!checked) return [];
     const target = { uri, version: checked.version };
     const actions: CodeAction[] = [];
+    let safeQuickFix = false;
     if (quickFixes) {
-      checked.items.forEach((item, i) => {
-        const diagnostic = checked.diagnostics[i]!;
-        if (!item.fix || !sharesLine(diagnostic.range, params.range)) return;
-        const action = quickFix(target, item, diagnostic, checked.at, this.client.documentChanges);
+      const onRange = checked.items.flatMap((item, i) => (sharesLine(checked.diagnostics[i]!.range, params.range) ? [{ item, diagnostic: checked.diagnostics[i]! }] : []));
+      const lines = onRange.flatMap(({ item }) => (item.line === null ? [] : [item.line]));
+      const fixed = lines.length > 0 ? await this.fixesOf(checked, Math.min(...lines), Math.max(...lines)) : [];
+      for (const { item, diagnostic } of onRange) {
+        const same = fixed.find((f) => f.line === item.line && f.column === item.column && f.rule === item.rule && f.message === item.message);
+        const action = same ? quickFix(target, same, diagnostic, checked.at, this.client.documentChanges) : null;
         if (action) actions.push(action);
-      });
-    }
-    if (fixAll && checked.items.some((item) => item.fix?.applicability === 'safe')) {
-      if (this.client.resolveEdit) {
-        actions.push({ title: FIX_ALL_TITLE, kind: CodeActionKind.SourceFixAll, data: target satisfies FixAllData });
-      } else {
-        const action = await this.fixAllAction(checked);
-        if (action) actions.push(action);
+        if (same?.fix?.applicability === 'safe') safeQuickFix = true;
       }
     }
+    // Fixing all is computed when someone asks (by kind, as a source action
+    // menu or a save does, or by invoking code actions), or offered beside a
+    // safe quick fix: the light bulb's automatic request, made each time the
+    // cursor moves, does not make the engine fix the whole document.
+    const askedFor = (only !== undefined && only !== null) || params.context.triggerKind !== CodeActionTriggerKind.Automatic;
+    const state = this.states.get(uri);
+    const known = state?.fixAll?.version === checked.version && state.fixAll.dialect === checked.dialect;
+    if (fixAll && checked.items.length > 0 && (askedFor || safeQuickFix || known)) {
+      const action = await this.fixAllAction(checked);
+      if (action) actions.push(this.client.resolveEdit ? { title: action.title, kind: action.kind, data: target satisfies FixAllData } : action);
+    }
     return actions;
+  }
+
+  /** The checked version's problems on lines first to last, with their fixes; the engine reuses its parse of that text. */
+  private async fixesOf(checked: Checked, first: number, last: number): Promise<CheckItem[]> {
+    const state = this.states.get(checked.document.uri);
+    const engine = this.engine;
+    if (!state || !engine) return [];
+    const lines = `${first}-${last}`;
+    if (state.fixes?.version !== checked.version || state.fixes.lines !== lines) {
+      const text = checked.document.getText();
+      // Someone waits for it: before the checks in the queue.
+      const result = this.queue.add(() => engine.check(text, checked.dialect, {}, [first, last]), true).result;
+      state.fixes = { version: checked.version, lines, result };
+    }
+    try {
+      return await state.fixes.result;
+    } catch (err) {
+      this.log.warn('fixes failed', { uri: checked.document.uri, ...errorFields(err) });
+      state.fixes = undefined;
+      return [];
+    }
   }
 
   private async resolve(action: CodeAction): Promise<CodeAction> {

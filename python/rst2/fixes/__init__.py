@@ -190,16 +190,18 @@ class Context:
         return set(getattr(cls, "option_spec", None) or ())
 
 
-def _fixes(text, items, dialect, budget):
+def _fixes(text, items, dialect, budget, lines=None):
+    """``items``, each with its fix where one is known; with ``lines`` (first, last), only the problems on those lines get one."""
     if not items:
         return items  # a correct document: no Context (it splits the text) to make
-    context = Context(text, dialect, budget)
+    context = None
     for item in items:
-        if item.get("line") is None:
+        if item.get("line") is None or (lines is not None and not lines[0] <= item["line"] <= lines[1]):
             continue
         for rule in RULES:
             match = rule.message.match(item["message"])
             if match:
+                context = context or Context(text, dialect, budget)
                 found = rule.fix(context, item, match)
                 if found is not None:
                     item["fix"] = dict(found, rule=rule.code)
@@ -207,20 +209,31 @@ def _fixes(text, items, dialect, budget):
     return items
 
 
-def check(text, dialect="docutils", budget=None, enabled=None):
-    """``check``'s problems (the dialect's own), each with its fix where one is known and ``budget`` allows.
+def problems(text, dialect="docutils", enabled=None):
+    """``check``'s problems without their fixes.
 
     Every problem is named by its rule and placed at its column; then the
     document's suppression comments and the enabled rules (``enabled``, a
     set of codes; None: every rule on by default) choose which are reported.
-    Only those get fixes: a silenced problem costs no trials.
     """
     chosen = _dialects.get(dialect)
     items = columns.add(text, rules.name(chosen.check(text)))
     items = suppressions.apply(text, items)
     allowed = rules.DEFAULTS if enabled is None else enabled
-    items = [item for item in items if item["rule"] in allowed]
-    return _fixes(text, items, chosen, budgets.for_check(text) if budget is None else budget)
+    return [item for item in items if item["rule"] in allowed]
+
+
+def check(text, dialect="docutils", budget=None, enabled=None, fix_lines=None, found=None):
+    """``check``'s problems (the dialect's own), each with its fix where one is known and ``budget`` allows.
+
+    Only reported problems get fixes: a silenced one costs no trials. With
+    ``fix_lines`` (first, last), only the problems on those lines do, and
+    ``found``, the problems of this very text and options when already
+    known (rst2.api keeps the last), spares the parse.
+    """
+    chosen = _dialects.get(dialect)
+    items = problems(text, chosen, enabled) if found is None else found
+    return _fixes(text, items, chosen, budgets.for_check(text) if budget is None else budget, fix_lines)
 
 
 def fix_document(text, dialect="docutils", unsafe=False, enabled=None):

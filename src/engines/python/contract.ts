@@ -62,6 +62,8 @@ export interface CheckOptions {
   literal_directives?: string[];
   /** Substitutions the project defines elsewhere: never undefined. */
   substitutions?: string[];
+  /** Fixes only for the problems on lines first to last ([first, last], from 1); [] for none. Absent: every problem gets its fix where one is known. */
+  fix_lines?: number[];
 }
 
 export interface FixOptions {

@@ -119,8 +119,10 @@ export class PythonEngine {
     } satisfies PythonJob);
   }
 
-  async check(source: string, dialect: Dialect = DEFAULT_DIALECT, project: ProjectChoice = {}): Promise<CheckItem[]> {
-    return (await this.pool.run<Results['check']>({ op: 'check', source, options: { dialect, ...project } } satisfies PythonJob)).messages;
+  /** `fixLines` [first, last]: fixes only for the problems on those lines ([] for none); absent, for every problem. */
+  async check(source: string, dialect: Dialect = DEFAULT_DIALECT, project: ProjectChoice = {}, fixLines?: readonly number[]): Promise<CheckItem[]> {
+    const options = fixLines === undefined ? { dialect, ...project } : { dialect, ...project, fix_lines: [...fixLines] };
+    return (await this.pool.run<Results['check']>({ op: 'check', source, options } satisfies PythonJob)).messages;
   }
   /** The document with its fixes applied (safe ones; suggested ones too with `unsafe`), the fixes, and the problems left. */
   async fix(source: string, dialect: Dialect = DEFAULT_DIALECT, unsafe = false, project: ProjectChoice = {}): Promise<Results['fix']> {
