@@ -87,7 +87,13 @@ const CATALOGUE = {
   // Only the command line gives these.
   unreadable: { status: null, meaning: 'the input file cannot be read' },
   unwritable: { status: null, meaning: 'the output file cannot be written' },
-  unknown_format: { status: null, exit: 2, meaning: '`check --format` other than `text` or `json`' },
+  unknown_format: { status: null, exit: 2, meaning: '`check --format` other than `text`, `json`, `github`, `sarif` or `junit`' },
+  config_invalid: {
+    status: null,
+    exit: 2,
+    meaning: 'a project configuration file (`pyproject.toml`, `rst2.toml`, `.rst2.toml`, `--config`) that cannot be read or parsed, or has an unknown key, a value of the wrong type, or an unknown rule or dialect',
+    details: ['file', 'key', 'expected'],
+  },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof CATALOGUE;

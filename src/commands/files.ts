@@ -1,11 +1,9 @@
 /**
  * The FILE arguments of the render commands: reading one (or standard input,
- * `-`) as the service reads a document, and printing `check`'s findings
- * about it.
+ * `-`) as the service reads a document.
  */
 import fs from 'node:fs';
 
-import type { CheckItem } from '../engines/python/protocol.js';
 import { Code, ServiceError } from '../errors.js';
 
 /** A FILE as read: its text, whether its bytes began with a BOM (the text does not), and what it was when read (not for `-`). */
@@ -60,10 +58,4 @@ export function writeStdout(data: string | Uint8Array): Promise<void> {
   return new Promise((resolve, reject) => {
     process.stdout.write(data, (err) => (err ? reject(err) : resolve()));
   });
-}
-
-/** `check`'s text format: FILE:LINE: type: message, a line each. */
-export function formatCheck(file: string, items: readonly CheckItem[]): string {
-  const name = file === '-' ? '<stdin>' : file;
-  return items.map((i) => `${name}:${i.line ?? '?'}: ${i.type}: ${i.message}\n`).join('');
 }

@@ -14,14 +14,12 @@
  * error: `doc.rst: 2 fixes applied, 1 problem left`.
  */
 import type { CheckItem, FixResult } from '../engines/python/contract.js';
-import { formatCheck, writeStdout, type Input } from './files.js';
+import { writeStdout, type Input } from './files.js';
+import { textLines } from './formats/text.js';
 import { replaceFile } from './replace-file.js';
 import { unifiedDiff } from './unified-diff.js';
 
 export type FixMode = 'fix' | 'diff';
-
-/** The `fix` operation on one document's text. */
-export type FixOne = (text: string) => Promise<FixResult>;
 
 const BOM = '\uFEFF';
 
@@ -37,15 +35,19 @@ function summary(name: string, mode: FixMode, unsafe: boolean, result: FixResult
   return `${line}${suggested > 0 ? ` (${suggested} with a suggested fix: add --unsafe)` : ''}\n`;
 }
 
-/** Fixes (or diffs) each input in turn; the exit status: 0 when no problem is left in any. */
-export async function fixFiles(inputs: readonly Input[], mode: FixMode, unsafe: boolean, fixOne: FixOne): Promise<number> {
+/**
+ * Writes (or diffs) each input's fixed text in turn, as its `fix` result
+ * (`results`, in the inputs' order, made concurrently) comes; the exit
+ * status: 0 when no problem is left in any.
+ */
+export async function fixFiles(inputs: readonly Input[], mode: FixMode, unsafe: boolean, results: readonly Promise<FixResult>[]): Promise<number> {
   let left = 0;
-  for (const input of inputs) {
-    const result = await fixOne(input.text);
+  for (const [i, input] of inputs.entries()) {
+    const result = await results[i]!;
     const name = input.file === '-' ? '<stdin>' : input.file;
     const bom = input.bom ? BOM : '';
     const changed = result.text !== input.text;
-    const problems = formatCheck(input.file, result.messages);
+    const problems = textLines(name, result.messages);
     if (mode === 'diff') {
       if (changed) await writeStdout(unifiedDiff(bom + input.text, bom + result.text, name, name));
       process.stderr.write(problems);

@@ -1,25 +1,20 @@
 /**
- * `rst2 html`, `rst2 pdf` and `rst2 check`: the service's renderings on the
- * command line, through the same Renderer with the same engines and settings
- * but no HTTP server and no cache (one worker per engine, timeouts from the
- * environment as for the service). `check --fix` and `--diff` (fix.ts) run
- * the `fix` operation on each FILE, with the engines started once for all.
+ * `rst2 html` and `rst2 pdf`: the service's renderings on the command line,
+ * through the same Renderer with the same engines and settings but no HTTP
+ * server and no cache (one worker per engine, timeouts from the environment
+ * as for the service). `rst2 check` is check.ts.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 
 import { NO_CACHE } from '../cache/render-cache.js';
 import { loadConfig } from '../config.js';
 import { DEFAULT_DIALECT, DIALECTS } from '../dialects.js';
 import { makeDocument } from '../documents/document.js';
-import type { FixResult } from '../engines/python/contract.js';
-import type { CheckItem } from '../engines/python/protocol.js';
 import { MissingPdfEngine } from '../engines/tex/missing-engine.js';
 import { createPdfEngine, createPythonEngine } from '../engines/create.js';
 import type { PdfEngine } from '../engines/tex/pdf-engine.js';
 import { Code, ServiceError } from '../errors.js';
-import { createLogger, type Logger, type LogLevel } from '../log.js';
-import { choose, OPTIONS, type OptionSpec } from '../options.js';
+import { choose, OPTIONS } from '../options.js';
 import { paths } from '../paths.js';
 import type { ImageProblem } from '../images/problems.js';
 import { imageResolverFor } from '../images/resolve-images.js';
@@ -28,16 +23,13 @@ import type { RenderOperation, RenderOptions } from '../rendering.js';
 import { loadCatalogue } from '../styles.js';
 import { readVersions } from '../versions.js';
 import { parseArgs, UsageError, type ArgSpec } from './args.js';
-import { formatCheck, readInput, writeStdout, type Input } from './files.js';
-import { fixFiles } from './fix.js';
+import { readInput, writeStdout } from './files.js';
+import { cliLogger } from './python-engine.js';
 
-export const RENDER_USAGE = [
-  'usage: rst2 html FILE [--style S] [--dialect D] [-o OUT]',
-  '       rst2 pdf FILE [--class C] [--style S] [--toc] [--dialect D] [-o OUT]',
-  '       rst2 check FILE... [--format json|text] [--dialect D]',
-  '       rst2 check --fix|--diff [--unsafe] [--dialect D] FILE...',
-  `FILE may be - for standard input (alone). D is one of ${DIALECTS.join(', ')} (default ${DEFAULT_DIALECT}).`,
-].join('\n');
+const FILE_NOTE = `FILE may be - for standard input. D is one of ${DIALECTS.join(', ')} (default ${DEFAULT_DIALECT}).`;
+
+export const HTML_USAGE = `usage: rst2 html FILE [--style S] [--dialect D] [-o OUT]\n${FILE_NOTE}`;
+export const PDF_USAGE = `usage: rst2 pdf FILE [--class C] [--style S] [--toc] [--dialect D] [-o OUT]\n${FILE_NOTE}`;
 
 // Show "starting engines..." only when the warm-up is noticeable.
 const PROGRESS_AFTER_MS = 300;
@@ -45,8 +37,6 @@ const PROGRESS_AFTER_MS = 300;
 interface Output {
   write(data: string | Buffer): Promise<void>;
 }
-
-const FORMAT: OptionSpec = { name: 'format', description: 'How check prints its findings.', values: () => ['text', 'json'], default: 'text', code: Code.unknown_format };
 
 function oneFile(positionals: string[]): string {
   if (positionals.length === 0) throw new UsageError('missing FILE (use - for standard input)');
@@ -71,11 +61,6 @@ function outputTo(out: string | undefined): Output {
   };
 }
 
-function cliLogger(env: NodeJS.ProcessEnv): Logger {
-  // Quiet unless asked: the engines' info lines are for the service's log.
-  const level = (env.RST2_LOG_LEVEL ? loadConfig(env).logLevel : 'error') as LogLevel;
-  return createLogger(level);
-}
 
 /** A rendering through the Renderer of engines that are running. */
 type RenderWith = (op: RenderOperation, options: RenderOptions, source: string) => Promise<Buffer>;
@@ -118,7 +103,6 @@ const PDF_OPTIONS: Record<string, ArgSpec> = {
   dialect: { kind: 'value' },
   output: { kind: 'value', short: 'o' },
 };
-const CHECK_OPTIONS: Record<string, ArgSpec> = { format: { kind: 'value' }, dialect: { kind: 'value' }, fix: { kind: 'flag' }, diff: { kind: 'flag' }, unsafe: { kind: 'flag' } };
 
 /** Returns the exit status. */
 export async function html(args: string[]): Promise<number> {
@@ -148,49 +132,4 @@ export async function pdf(args: string[]): Promise<number> {
   const source = await readSource(file);
   await outputTo(output).write(await render('pdf', options, source));
   return 0;
-}
-
-/** check's FILEs: one or more, `-` only alone, each once. */
-function checkFiles(positionals: string[]): string[] {
-  if (positionals.length === 0) throw new UsageError('missing FILE (use - for standard input)');
-  if (positionals.length > 1 && positionals.includes('-')) throw new UsageError('- (standard input) must be the only FILE');
-  // The same file named twice (doc.rst, ./doc.rst) is checked, and fixed, once.
-  const seen = new Set<string>();
-  const files: string[] = [];
-  for (const file of positionals) {
-    const key = file === '-' ? file : path.resolve(file);
-    if (!seen.has(key)) files.push(file);
-    seen.add(key);
-  }
-  return files;
-}
-
-export async function check(args: string[]): Promise<number> {
-  const parsed = parseArgs(args, CHECK_OPTIONS);
-  const files = checkFiles(parsed.positionals);
-  const mode = parsed.flags.has('fix') ? 'fix' : parsed.flags.has('diff') ? 'diff' : undefined;
-  if (parsed.flags.has('fix') && parsed.flags.has('diff')) throw new UsageError('choose --fix (rewrite the files) or --diff (show the changes), not both');
-  if (mode === undefined && parsed.flags.has('unsafe')) throw new UsageError('--unsafe goes with --fix or --diff');
-  const catalogue = loadCatalogue(paths.styles);
-  const format = choose(FORMAT, parsed.values.format, catalogue);
-  if (format === 'json' && (mode !== undefined || files.length > 1)) throw new UsageError('--format json takes one FILE, without --fix or --diff');
-  const dialect = choose(OPTIONS.Dialect, parsed.values.dialect, catalogue);
-  // Every FILE is read before any is checked or changed: one that cannot be read stops the command with none touched.
-  const inputs: Input[] = [];
-  for (const file of files) inputs.push(await readInput(file));
-  if (mode !== undefined) {
-    const options = { dialect, unsafe: parsed.flags.has('unsafe') ? '1' : '0' };
-    return withEngines(false, (renderWith) =>
-      fixFiles(inputs, mode, parsed.flags.has('unsafe'), async (text) => JSON.parse((await renderWith('fix', options, text)).toString('utf8')) as FixResult),
-    );
-  }
-  return withEngines(false, async (renderWith) => {
-    let found = 0;
-    for (const { file, text } of inputs) {
-      const items = JSON.parse((await renderWith('check', { dialect }, text)).toString('utf8')) as CheckItem[];
-      await writeStdout(format === 'json' ? JSON.stringify(items, null, 2) + '\n' : formatCheck(file, items));
-      found += items.length;
-    }
-    return found > 0 ? 1 : 0;
-  });
 }
