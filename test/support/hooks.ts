@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 
 import { CHROMIUM } from './chromium.js';
@@ -16,6 +17,10 @@ function missingTools(): string[] {
   if (!fs.existsSync(CHROMIUM)) missing.push(`Chromium: ${CHROMIUM}`);
   const redis = redisMissing();
   if (redis) missing.push(redis);
+  // The pre-commit hook test (packed-install.test.ts): Debian's pre-commit, and git (scripts/setup-precommit.mjs).
+  for (const tool of ['pre-commit', 'git']) {
+    if (spawnSync(tool, ['--version']).status !== 0) missing.push(`${tool}: not on PATH (scripts/setup-precommit.mjs installs it)`);
+  }
   return missing;
 }
 
