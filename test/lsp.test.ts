@@ -6,6 +6,8 @@
  * from the server (or its exit), never a sleep. One test runs the server in
  * this process, to share its engine with a job that keeps it busy.
  */
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
@@ -278,6 +280,42 @@ describe('rst2 lsp', function () {
         expect(client.protocolErrors).to.deep.equal([]);
       } finally {
         if (client.child.exitCode === null) client.child.kill();
+      }
+    });
+  });
+
+  describe("a file's project: its config, its conf.py, its suppression comments", function () {
+    it('checks a file on disk as rst2 check does, and shows a broken config once, checking without it', async function () {
+      const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rst2-lsp-project-'));
+      const client = new LspClient([]);
+      try {
+        fs.writeFileSync(path.join(root, 'rst2.toml'), 'roles = ["issue"]\nignore = ["title-underline-too-short"]\n');
+        fs.mkdirSync(path.join(root, 'docs'));
+        fs.writeFileSync(path.join(root, 'docs', 'conf.py'), 'extensions = ["sphinx.ext.todo"]\nextlinks = {"gh": ("https://github.com/o/r/issues/%s", "gh-%s")}\n');
+        fs.mkdirSync(path.join(root, 'broken'));
+        fs.writeFileSync(path.join(root, 'broken', 'rst2.toml'), 'dialect = 3\n');
+        await client.initialize({});
+        await client.connection.sendNotification(InitializedNotification.type, {});
+        const text = 'Title\n====\n\nSee :issue:`1`, :gh:`2` and :ref:`x`.\n\n.. todo:: later\n\n.. rst2: disable-next unknown-role\n\n:bogus:`y`\n\nAnd :nosuch:`z`.\n';
+        const page = TextDocument.create(pathToFileURL(path.join(root, 'docs', 'page.rst')).href, 'restructuredtext', 1, text);
+        client.open(page);
+        // The config declares :issue: and leaves out short underlines; the conf.py makes it Sphinx (:ref:), with :gh: and todo; the comment silences :bogus:.
+        expect((await client.diagnostics(page.uri, 1, WAIT_MS)).diagnostics.map((d) => [d.range.start.line, d.code, d.message])).to.deep.equal([
+          [11, 'unknown-role', 'Unknown interpreted text role "nosuch".'],
+        ]);
+        // The same text outside any project: plain docutils, every rule.
+        const loose = TextDocument.create('untitled:loose', 'restructuredtext', 1, text);
+        client.open(loose);
+        expect((await client.diagnostics(loose.uri, 1, WAIT_MS)).diagnostics.map((d) => d.code)).to.include.members(['title-underline-too-short', 'unknown-role', 'unknown-directive']);
+        const bad = TextDocument.create(pathToFileURL(path.join(root, 'broken', 'page.rst')).href, 'restructuredtext', 1, 'Title\n====\n');
+        client.open(bad);
+        expect((await client.diagnostics(bad.uri, 1, WAIT_MS)).diagnostics.map((d) => d.code)).to.deep.equal(['title-underline-too-short']);
+        expect(client.shownMessages).to.have.length(1);
+        expect(client.shownMessages[0]).to.match(/broken\/rst2\.toml: dialect: .*checked without the project's configuration/);
+        expect(await client.stop()).to.equal(0);
+      } finally {
+        if (client.child.exitCode === null) client.child.kill();
+        fs.rmSync(root, { recursive: true, force: true });
       }
     });
   });

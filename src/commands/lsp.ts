@@ -7,7 +7,7 @@
  * says why there, in one plain line, whatever the log level, and exits 1.
  */
 import { loadConfig } from '../config.js';
-import { DEFAULT_DIALECT, DIALECTS, type Dialect } from '../dialects.js';
+import { DIALECTS, type Dialect } from '../dialects.js';
 import { createPythonEngine } from '../engines/create.js';
 import { createLogger, type LogLevel } from '../log.js';
 import { LanguageServer } from '../lsp/server.js';
@@ -23,9 +23,10 @@ export async function lsp(args: string[]): Promise<undefined> {
   // --clientProcessId: the process to outlive no longer, read by vscode-languageserver itself.
   const parsed = parseArgs(args, { stdio: { kind: 'flag' }, dialect: { kind: 'value' }, clientProcessId: { kind: 'value' } });
   if (parsed.positionals.length > 0) throw new UsageError(`unknown argument ${JSON.stringify(parsed.positionals[0])}`);
-  const dialect = parsed.values.dialect ?? DEFAULT_DIALECT;
+  // No --dialect: the project's config or conf.py chooses, else docutils (the server's default).
+  const dialect = parsed.values.dialect;
   const known: readonly string[] = DIALECTS;
-  if (!known.includes(dialect)) throw new UsageError(`unknown dialect ${JSON.stringify(dialect)}; choose one of ${DIALECTS.join(', ')}`);
+  if (dialect !== undefined && !known.includes(dialect)) throw new UsageError(`unknown dialect ${JSON.stringify(dialect)}; choose one of ${DIALECTS.join(', ')}`);
   const config = loadConfig(process.env);
   const log = createLogger((process.env.RST2_LOG_LEVEL ? config.logLevel : 'warn') as LogLevel);
   console.log = console.info = console.debug = console.error;
@@ -35,7 +36,7 @@ export async function lsp(args: string[]): Promise<undefined> {
     engine: () => createPythonEngine(config, log.child({ component: 'lsp' }), WORKERS),
     workers: WORKERS,
     log,
-    defaultDialect: dialect as Dialect,
+    ...(dialect === undefined ? {} : { defaultDialect: dialect as Dialect }),
     exit: (status, reason) => {
       if (reason !== undefined) process.stderr.write(`rst2 lsp: ${reason}\n`);
       process.exit(status);

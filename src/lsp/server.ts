@@ -20,8 +20,11 @@
  *   that kind is asked for (or offered beside a safe quick fix). A client
  *   that resolves code actions gets the edit at resolve.
  * - Dialect: `rst2.dialect` of the workspace configuration, else the
- *   initializationOptions' `dialect`, else the command's --dialect, else
- *   docutils.
+ *   initializationOptions' `dialect`, else the command's --dialect; else,
+ *   for a file on disk, its project's config, then `sphinx` when a Sphinx
+ *   conf.py is beside or above it; else docutils.
+ * - Project: a file on disk is checked with its project's config (rules,
+ *   declared names) and its conf.py's names, as `rst2 check` checks it.
  *
  * The engine starts at initialize (its first check waits for it) and stops at
  * shutdown; the library ends the process at exit. Messages are read by
@@ -32,7 +35,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import {
   CodeActionKind,
@@ -58,8 +61,11 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 
 import { DEFAULT_DIALECT, DIALECTS, type Dialect } from '../dialects.js';
-import type { CheckItem, FixResult } from '../engines/python/contract.js';
+import type { CheckItem, ConfResult, FixResult } from '../engines/python/contract.js';
 import type { ProjectChoice } from '../engines/python/engine.js';
+import { fileChoice, type FileChoice } from '../project/file-choice.js';
+import { ProjectSettings, type FileSettings } from '../project/settings.js';
+import { findSphinxConf, SphinxConfs } from '../project/sphinx-conf.js';
 import { Code, isServiceError } from '../errors.js';
 import { errorFields, type Logger } from '../log.js';
 import { paths, projectRoot } from '../paths.js';
@@ -75,7 +81,9 @@ export interface CheckEngine {
   close(): Promise<void>;
   /** `fixLines` [first, last]: fixes only for the problems on those lines, [] for none (PythonEngine.check). */
   check(source: string, dialect: Dialect, project?: ProjectChoice, fixLines?: readonly number[]): Promise<CheckItem[]>;
-  fix(source: string, dialect: Dialect, unsafe: boolean): Promise<FixResult>;
+  fix(source: string, dialect: Dialect, unsafe: boolean, project?: ProjectChoice): Promise<FixResult>;
+  /** A Sphinx conf.py read with ast, never run (PythonEngine.readConf); without it, conf.py files are not read. */
+  readConf?(source: string): Promise<ConfResult>;
 }
 
 export interface LanguageServerOptions {
@@ -111,6 +119,8 @@ interface Checked {
   version: number;
   document: TextDocument;
   dialect: Dialect;
+  /** The project's choices the check was made with: its fixes are made with them too. */
+  project: ProjectChoice;
   items: CheckItem[];
   diagnostics: Diagnostic[];
   at: CheckCoordinates;
@@ -195,7 +205,10 @@ export class LanguageServer {
   private shutDown = false;
   /** The input broke: the server is on its way out, with its reason. */
   private exiting = false;
-  private initialDialect: Dialect = DEFAULT_DIALECT;
+  /** The dialect of initializationOptions, else of --dialect: an editor's choice, over the project's. */
+  private initialDialect: Dialect | undefined;
+  /** Each Sphinx conf.py, read once (again after a configuration change). */
+  private confs: SphinxConfs | undefined;
   /** rst2 settings pushed by didChangeConfiguration, for a client that cannot be asked. */
   private pushedDialect: Dialect | undefined;
   private readonly warned = new Set<string>();
@@ -225,6 +238,7 @@ export class LanguageServer {
     c.onDidChangeConfiguration((change) => {
       this.pushedDialect = this.dialectSetting(field(field(change.settings, 'rst2'), 'dialect'));
       this.configured.clear();
+      this.confs = this.sphinxConfs();
       // Code actions wait for the checks in the new dialect.
       for (const state of this.states.values()) {
         state.checked = undefined;
@@ -254,7 +268,7 @@ export class LanguageServer {
       resolveEdit: caps.textDocument?.codeAction?.resolveSupport?.properties.includes('edit') === true,
     };
     const initializationOptions: unknown = params.initializationOptions;
-    this.initialDialect = this.dialectSetting(field(initializationOptions, 'dialect')) ?? this.options.defaultDialect ?? DEFAULT_DIALECT;
+    this.initialDialect = this.dialectSetting(field(initializationOptions, 'dialect')) ?? this.options.defaultDialect;
     this.rulePage = rulePageIn(field(initializationOptions, 'docsUrl'));
     const engine = this.options.engine();
     this.engine = engine;
@@ -285,7 +299,8 @@ export class LanguageServer {
     return undefined;
   }
 
-  private async dialectFor(uri: string): Promise<Dialect> {
+  /** A dialect the editor chose for the document (its configuration, initializationOptions, --dialect), if any. */
+  private async editorDialect(uri: string): Promise<Dialect | undefined> {
     if (this.client.configuration) {
       let setting = this.configured.get(uri);
       if (!setting) {
@@ -301,6 +316,55 @@ export class LanguageServer {
       return this.pushedDialect;
     }
     return this.initialDialect;
+  }
+
+  /**
+   * The dialect and project choices for a document: an editor's dialect
+   * first; then, for a file on disk, its project's config (the closest
+   * rst2.toml, .rst2.toml or pyproject.toml [tool.rst2] from its folder
+   * upward, read again for each check, so an edit of it counts at once) and
+   * its Sphinx conf.py, read as the command line reads them
+   * (src/project/). A config that cannot be read is shown once and left
+   * out, and the document is checked without it.
+   */
+  private async choiceFor(uri: string): Promise<FileChoice> {
+    const dialect = await this.editorDialect(uri);
+    const file = uri.startsWith('file:') ? fileURLToPath(uri) : undefined;
+    if (file === undefined) return { dialect: dialect ?? DEFAULT_DIALECT, project: {} };
+    let settings: FileSettings;
+    try {
+      settings = new ProjectSettings().settingsFor(file);
+    } catch (err) {
+      if (!isServiceError(err) || err.code !== Code.config_invalid) throw err;
+      this.warnOnce(`rst2: ${err.message} (checked without the project's configuration)`);
+      return { dialect: dialect ?? DEFAULT_DIALECT, project: {} };
+    }
+    const confPy = findSphinxConf(path.dirname(file), settings.config?.root);
+    this.confs ??= this.sphinxConfs();
+    const sphinx = confPy === undefined || this.confs === undefined ? undefined : await this.confs.names(confPy);
+    try {
+      return fileChoice(settings, sphinx, dialect);
+    } catch (err) {
+      // A rule the config names that no rule matches: shown, and the rules left at their defaults.
+      if (!isServiceError(err) || err.code !== Code.unknown_rule) throw err;
+      this.warnOnce(`rst2: ${settings.config?.file ?? 'the configuration'}: ${err.message}`);
+      return fileChoice({ ...settings, ruleLayers: [] }, sphinx, dialect);
+    }
+  }
+
+  private sphinxConfs(): SphinxConfs | undefined {
+    const engine = this.engine;
+    if (engine?.readConf === undefined) return undefined;
+    const read = engine.readConf.bind(engine);
+    return new SphinxConfs(read, (file, line, message) => this.warnOnce(`rst2: ${file}${line === null ? '' : `:${line}`}: ${message}`));
+  }
+
+  /** A message for the user, once per text: logged, and shown as a notification (a request would wait for an answer nobody gives). */
+  private warnOnce(message: string): void {
+    if (this.warned.has(message)) return;
+    this.warned.add(message);
+    this.log.warn(message);
+    void this.connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message });
   }
 
   private state(uri: string): DocumentState {
@@ -367,14 +431,14 @@ export class LanguageServer {
     let checked: Checked | undefined;
     try {
       await this.ready;
-      const dialect = await this.dialectFor(uri);
+      const { dialect, project } = await this.choiceFor(uri);
       const began = performance.now();
-      const items = await this.checkRetrying(engine, document, dialect);
+      const items = await this.checkRetrying(engine, document, dialect, project);
       if (!items) return;
       this.log.debug('checked', { uri, version: document.version, dialect, problems: items.length, ms: Number((performance.now() - began).toFixed(1)) });
       const at = new CheckCoordinates(document);
       diagnostics = items.map((item) => toDiagnostic(item, at, this.rulePage));
-      checked = { version: document.version, document, dialect, items, diagnostics, at };
+      checked = { version: document.version, document, dialect, project, items, diagnostics, at };
     } catch (err) {
       if (this.closing) return;
       this.log.warn('check failed', { uri, ...errorFields(err) });
@@ -402,12 +466,12 @@ export class LanguageServer {
    * document changed or closed meanwhile, or the server is stopping: there is
    * nothing to publish then.
    */
-  private async checkRetrying(engine: CheckEngine, document: TextDocument, dialect: Dialect): Promise<CheckItem[] | undefined> {
+  private async checkRetrying(engine: CheckEngine, document: TextDocument, dialect: Dialect, project: ProjectChoice): Promise<CheckItem[] | undefined> {
     const state = this.states.get(document.uri);
     for (let wait: number = LSP_LIMITS.retryFirstMs; ; wait = Math.min(wait * 2, LSP_LIMITS.retryMaxMs)) {
       try {
         // Diagnostics need no fixes: those are found when code actions are asked for, for their lines only.
-        return await engine.check(document.getText(), dialect, {}, NO_FIXES);
+        return await engine.check(document.getText(), dialect, project, NO_FIXES);
       } catch (err) {
         if (!isServiceError(err) || err.code !== Code.overloaded) throw err;
         this.log.debug('check refused by a busy engine; trying again', { uri: document.uri, version: document.version, waitMs: wait });
@@ -474,7 +538,7 @@ export class LanguageServer {
     if (state.fixes?.version !== checked.version || state.fixes.lines !== lines) {
       const text = checked.document.getText();
       // Someone waits for it: before the checks in the queue.
-      const result = this.queue.add(() => engine.check(text, checked.dialect, {}, [first, last]), true).result;
+      const result = this.queue.add(() => engine.check(text, checked.dialect, checked.project, [first, last]), true).result;
       state.fixes = { version: checked.version, lines, result };
     }
     try {
@@ -503,7 +567,7 @@ export class LanguageServer {
     if (state.fixAll?.version !== checked.version || state.fixAll.dialect !== checked.dialect) {
       const engine = this.engine;
       // Someone waits for it: before the checks in the queue.
-      const result = this.queue.add(() => engine.fix(text, checked.dialect, false), true).result;
+      const result = this.queue.add(() => engine.fix(text, checked.dialect, false, checked.project), true).result;
       state.fixAll = { version: checked.version, dialect: checked.dialect, result };
     }
     let fixed: FixResult;
