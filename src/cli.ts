@@ -15,28 +15,73 @@
  * configuration error. A ServiceError's status comes from the error
  * catalogue (src/errors.ts).
  */
+import fs from 'node:fs';
+import path from 'node:path';
+
 import { UsageError } from './commands/args.js';
-import { check, CHECK_USAGE } from './commands/check.js';
-import { lsp, LSP_USAGE } from './commands/lsp.js';
-import { html, HTML_USAGE, pdf, PDF_USAGE } from './commands/render.js';
-import { serve, SERVE_USAGE } from './commands/serve.js';
 import { ConfigError } from './config.js';
 import { exitStatus, ServiceError } from './errors.js';
-import { readVersions } from './versions.js';
+import { projectRoot } from './paths.js';
+import { engineVersions } from './versions.js';
 
-const COMMAND_USAGE: Readonly<Record<string, string>> = { serve: SERVE_USAGE, html: HTML_USAGE, pdf: PDF_USAGE, check: CHECK_USAGE, lsp: LSP_USAGE };
+interface Command {
+  /** The exit status; undefined for a command that runs until stopped (serve, lsp). */
+  run: (args: string[]) => Promise<number | undefined>;
+  usage: string;
+}
 
-const firstLine = (usage: string): string => usage.split('\n', 1)[0]!;
-const USAGE = [
-  ...Object.values(COMMAND_USAGE).map((u, i) => (i === 0 ? firstLine(u) : firstLine(u).replace(/^usage: /, '       '))),
-  '       rst2 --version',
-  'rst2 COMMAND --help shows a command\'s options.',
-].join('\n');
+// Each command is loaded when it runs: `rst2 check` does not pay for the service's Koa and Redis, nor the language server's library.
+const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
+  serve: async () => {
+    const m = await import('./commands/serve.js');
+    return { run: async (args) => (await m.serve(args), undefined), usage: m.SERVE_USAGE };
+  },
+  html: async () => {
+    const m = await import('./commands/render.js');
+    return { run: m.html, usage: m.HTML_USAGE };
+  },
+  pdf: async () => {
+    const m = await import('./commands/render.js');
+    return { run: m.pdf, usage: m.PDF_USAGE };
+  },
+  check: async () => {
+    const m = await import('./commands/check.js');
+    return { run: m.check, usage: m.CHECK_USAGE };
+  },
+  lsp: async () => {
+    const m = await import('./commands/lsp.js');
+    return { run: m.lsp, usage: m.LSP_USAGE };
+  },
+};
 
-/** `rst2 0.1.0 (docutils 0.23)`. */
+async function commandNamed(name: string | undefined): Promise<Command | undefined> {
+  const load = name !== undefined && Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  return load === undefined ? undefined : load();
+}
+
+async function usage(): Promise<string> {
+  const all = await Promise.all(Object.values(COMMANDS).map((load) => load()));
+  const firstLine = (u: string): string => u.split('\n', 1)[0]!;
+  return [
+    ...all.map((c, i) => (i === 0 ? firstLine(c.usage) : firstLine(c.usage).replace(/^usage: /, '       '))),
+    '       rst2 --version',
+    "rst2 COMMAND --help shows a command's options.",
+  ].join('\n');
+}
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** `rst2 0.1.0 (docutils 0.23)`: package.json's version and the docutils the Python bundle was built with (its manifest). */
 function version(): string {
-  const versions = readVersions();
-  return `rst2 ${versions.service} (docutils ${versions.engines.docutils ?? 'not built'})`;
+  const service = (readJson(path.join(projectRoot, 'package.json')) as { version?: string } | undefined)?.version ?? 'unknown';
+  const docutils = engineVersions(readJson(path.join(projectRoot, 'wasm/python/manifest.json')), undefined).docutils;
+  return `rst2 ${service} (docutils ${docutils ?? 'not built'})`;
 }
 
 /** Whether a command's arguments ask for its help (before any `--`). */
@@ -46,42 +91,31 @@ function asksHelp(args: readonly string[]): boolean {
 }
 
 async function main(argv: string[]): Promise<number | undefined> {
-  const [command, ...rest] = argv;
-  if (command !== undefined && Object.hasOwn(COMMAND_USAGE, command) && asksHelp(rest)) {
-    process.stdout.write(`${COMMAND_USAGE[command]}\n`);
-    return 0;
-  }
-  switch (command) {
-    case undefined:
-    case 'serve':
-      await serve(rest);
-      return undefined;
-    case 'html':
-      return html(rest);
-    case 'pdf':
-      return pdf(rest);
-    case 'check':
-      return check(rest);
-    case 'lsp':
-      return lsp(rest);
+  const [name, ...rest] = argv;
+  switch (name) {
     case 'help':
     case '--help':
     case '-h':
-      process.stdout.write(`${USAGE}\n`);
+      process.stdout.write(`${await usage()}\n`);
       return 0;
     case '--version':
     case '-V':
       process.stdout.write(`${version()}\n`);
       return 0;
-    default:
-      throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   }
+  const command = await commandNamed(name ?? 'serve');
+  if (command === undefined) throw new UsageError(`unknown command ${JSON.stringify(name)}`);
+  if (asksHelp(rest)) {
+    process.stdout.write(`${command.usage}\n`);
+    return 0;
+  }
+  return command.run(rest);
 }
 
 const isCheck = process.argv[2] === 'check';
 
-function usageOf(command: string | undefined): string {
-  return command !== undefined && Object.hasOwn(COMMAND_USAGE, command) ? COMMAND_USAGE[command]! : USAGE;
+async function usageOf(name: string | undefined): Promise<string> {
+  return (await commandNamed(name ?? 'serve'))?.usage ?? usage();
 }
 
 function fail(message: string, status: number): void {
@@ -108,8 +142,10 @@ main(process.argv.slice(2)).then(
     if (status !== undefined) process.exitCode = status;
   },
   (err: unknown) => {
-    if (err instanceof UsageError) fail(`${err.message}\n${usageOf(process.argv[2])}`, 2);
-    else if (err instanceof ConfigError) fail(err.message, 2);
+    if (err instanceof UsageError) {
+      const message = err.message;
+      void usageOf(process.argv[2]).then((u) => fail(`${message}\n${u}`, 2));
+    } else if (err instanceof ConfigError) fail(err.message, 2);
     else if (err instanceof ServiceError) failWith(err);
     else if (process.argv[2] === 'serve' || process.argv[2] === undefined) fail(`cannot start: ${err instanceof Error ? err.message : String(err)}`, 1);
     else fail(err instanceof Error ? err.message : String(err), isCheck ? 2 : 1);

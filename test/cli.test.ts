@@ -4,20 +4,19 @@
  * exit status.
  */
 import { expect } from 'chai';
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import type { SpawnSyncReturns } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 import type { CheckItem } from '../src/engines/python/protocol.js';
 import { findActiveContent } from '../src/pdf/safety.js';
-import { paths, projectRoot } from '../src/paths.js';
+import { paths } from '../src/paths.js';
 import { applyPatch, PATCH_TOOL } from './support/apply-patch.js';
+import { rst2, stderrLines } from './support/cli-run.js';
 import { GOOD } from './support/fixtures.js';
 import { activeContentSeenByPdfjs, pdfjsView, pdfPages } from './support/pdf.js';
 import { itTex } from './support/tex.js';
-
-const CLI = path.join(projectRoot, 'dist', 'src', 'cli.js');
 
 const BAD = `Title
 =====
@@ -35,16 +34,9 @@ const ALL_FIXED = SAFELY_FIXED.replace('notte', 'note');
 const SAFE_ONLY = 'Installation\n=====\n\nUse *args here.\n\n- a\n- b\nAfter.\n';
 const SAFE_ONLY_FIXED = 'Installation\n============\n\nUse \\*args here.\n\n- a\n- b\n\nAfter.\n';
 
-function rst2(args: string[], opts: { cwd: string; input?: string | Buffer; uid?: number }): SpawnSyncReturns<Buffer> {
-  const env = { ...process.env };
-  delete env.RST2_LOG_LEVEL;
-  const as = opts.uid === undefined ? {} : { uid: opts.uid, gid: opts.uid };
-  return spawnSync(process.execPath, [CLI, ...args], { cwd: opts.cwd, input: opts.input ?? '', env, timeout: 90_000, ...as });
-}
-
 /** The summary lines (`FILE: N fixes applied, M problems left`) of a run's stderr, without the progress line. */
 function summaries(r: SpawnSyncReturns<Buffer>): string[] {
-  return r.stderr.toString().split('\n').filter((l) => l !== '' && l !== 'rst2: starting engines...');
+  return stderrLines(r);
 }
 
 describe('the rst2 command', function () {
@@ -85,12 +77,12 @@ describe('the rst2 command', function () {
     expect(r.stdout.toString()).to.include('<title>Quarterly Note</title>');
   });
 
-  it('check prints FILE:LINE: type: message and exits 1 when it finds something', function () {
+  it('check prints FILE:LINE:COL: type: message [rule] and exits 1 when it finds something', function () {
     const r = rst2(['check', 'bad.rst'], { cwd: dir });
     expect(r.status, r.stderr.toString()).to.equal(1);
     const lines = r.stdout.toString().trimEnd().split('\n');
-    expect(lines).to.include('bad.rst:4: error: Unknown directive type "nosuch".');
-    expect(lines).to.include('bad.rst:6: error: Unknown target name: "missing".');
+    expect(lines).to.include('bad.rst:4:4: error: Unknown directive type "nosuch". [unknown-directive]');
+    expect(lines).to.include('bad.rst:6:5: error: Unknown target name: "missing". [unknown-target]');
   });
 
   it('check exits 0 and prints nothing for a clean document', function () {
@@ -99,11 +91,11 @@ describe('the rst2 command', function () {
     expect(r.stdout.toString()).to.equal('');
   });
 
-  it('check --format json prints the JSON array, exit 1 with items and 0 without', function () {
+  it('check --format json prints the JSON array, each problem with its file, exit 1 with items and 0 without', function () {
     const bad = rst2(['check', '--format', 'json', '-'], { cwd: dir, input: BAD });
     expect(bad.status, bad.stderr.toString()).to.equal(1);
-    const items = JSON.parse(bad.stdout.toString()) as CheckItem[];
-    expect(items).to.deep.include({ message: 'Unknown directive type "nosuch".', type: 'error', line: 4, context: '.. nosuch:: x', rule: 'unknown-directive' });
+    const items = JSON.parse(bad.stdout.toString()) as (CheckItem & { file: string })[];
+    expect(items).to.deep.include({ file: '<stdin>', message: 'Unknown directive type "nosuch".', type: 'error', line: 4, column: 4, context: '.. nosuch:: x', rule: 'unknown-directive' });
     const good = rst2(['check', 'good.rst', '--format=json'], { cwd: dir });
     expect(good.status, good.stderr.toString()).to.equal(0);
     expect(JSON.parse(good.stdout.toString())).to.deep.equal([]);
@@ -129,7 +121,7 @@ describe('the rst2 command', function () {
     // PyPI refuses a description over a single warning; plain docutils does not.
     const pypi = rst2(['check', '--dialect', 'pypi', '-'], { cwd: dir, input: 'Spam package\n=======\n\nText.\n' });
     expect(pypi.status).to.equal(1);
-    expect(pypi.stdout.toString()).to.equal('<stdin>:2: warning: Title underline too short.\n');
+    expect(pypi.stdout.toString()).to.equal('<stdin>:2:1: warning: Title underline too short. [title-underline-too-short] (fixable)\n');
     const refused = rst2(['html', '--dialect', 'pypi', '-'], { cwd: dir, input: 'Spam package\n=======\n\nText.\n' });
     expect(refused.status).to.equal(1);
     expect(refused.stderr.toString()).to.match(/^rst2: PyPI would refuse this description/m);
@@ -234,7 +226,7 @@ describe('rst2 check --fix and --diff', function () {
     const r = rst2(['check', '--fix', 'doc.rst'], { cwd: dir });
     expect(r.status, r.stderr.toString()).to.equal(1);
     expect(read('doc.rst')).to.equal(SAFELY_FIXED);
-    expect(r.stdout.toString()).to.equal('doc.rst:8: error: Unknown directive type "notte".\n');
+    expect(r.stdout.toString()).to.equal('doc.rst:8:4: error: Unknown directive type "notte". [unknown-directive] (fixable with --unsafe)\n');
     expect(summaries(r)).to.deep.equal(['doc.rst: 2 fixes applied, 1 problem left (1 with a suggested fix: add --unsafe)']);
 
     const unsafe = rst2(['check', '--fix', '--unsafe', 'doc.rst'], { cwd: dir });
@@ -254,7 +246,10 @@ describe('rst2 check --fix and --diff', function () {
     expect(diff).to.equal(
       ['--- mistakes.rst', '+++ mistakes.rst', '@@ -1,7 +1,8 @@', ' Getting started', '-=======', '+===============', ' ', ' * one', '+', ' After the list.', ' ', ' .. notte:: Mind the gap.', ''].join('\n'),
     );
-    expect(summaries(r)).to.deep.equal(['mistakes.rst:8: error: Unknown directive type "notte".', 'mistakes.rst: 2 fixes to apply, 1 problem left after them (1 with a suggested fix: add --unsafe)']);
+    expect(summaries(r)).to.deep.equal([
+      'mistakes.rst:8:4: error: Unknown directive type "notte". [unknown-directive] (fixable with --unsafe)',
+      'mistakes.rst: 2 fixes to apply, 1 problem left after them (1 with a suggested fix: add --unsafe)',
+    ]);
     // What the manual shows.
     const page = fs.readFileSync(path.join(paths.docs, 'cli.rst'), 'utf8');
     const shown = (language: string): string => {
@@ -294,12 +289,13 @@ describe('rst2 check --fix and --diff', function () {
     const r = rst2(['check', '--fix', 'a.rst', 'clean.rst', 'b.rst', './a.rst'], { cwd: dir });
     expect(r.status, r.stderr.toString()).to.equal(1);
     expect(r.stderr.toString().split('rst2: starting engines...').length, 'one start').to.be.at.most(2);
+    // In the order of the sorted paths, whatever the order given.
     expect(summaries(r)).to.deep.equal([
       'a.rst: 2 fixes applied, 1 problem left (1 with a suggested fix: add --unsafe)',
-      'clean.rst: 0 fixes applied, 0 problems left',
       'b.rst: 3 fixes applied, 0 problems left',
+      'clean.rst: 0 fixes applied, 0 problems left',
     ]);
-    expect(r.stdout.toString()).to.equal('a.rst:8: error: Unknown directive type "notte".\n');
+    expect(r.stdout.toString()).to.equal('a.rst:8:4: error: Unknown directive type "notte". [unknown-directive] (fixable with --unsafe)\n');
     expect(read('a.rst')).to.equal(SAFELY_FIXED);
     expect(read('b.rst')).to.equal(SAFE_ONLY_FIXED);
     const after = fs.statSync(path.join(dir, 'clean.rst'));
@@ -327,7 +323,10 @@ describe('rst2 check --fix and --diff', function () {
     const r = rst2(['check', '--fix', '-'], { cwd: dir, input: MISTAKES });
     expect(r.status).to.equal(1);
     expect(r.stdout.toString()).to.equal(SAFELY_FIXED);
-    expect(summaries(r)).to.deep.equal(['<stdin>:8: error: Unknown directive type "notte".', '<stdin>: 2 fixes applied, 1 problem left (1 with a suggested fix: add --unsafe)']);
+    expect(summaries(r)).to.deep.equal([
+      '<stdin>:8:4: error: Unknown directive type "notte". [unknown-directive] (fixable with --unsafe)',
+      '<stdin>: 2 fixes applied, 1 problem left (1 with a suggested fix: add --unsafe)',
+    ]);
     const all = rst2(['check', '--fix', '--unsafe', '-'], { cwd: dir, input: MISTAKES });
     expect(all.status).to.equal(0);
     expect(all.stdout.toString()).to.equal(ALL_FIXED);
@@ -338,7 +337,14 @@ describe('rst2 check --fix and --diff', function () {
     write('clean.rst', ALL_FIXED);
     const r = rst2(['check', 'clean.rst', 'a.rst'], { cwd: dir });
     expect(r.status).to.equal(1);
-    expect(r.stdout.toString()).to.equal(['a.rst:2: warning: Title underline too short.', 'a.rst:5: warning: Bullet list ends without a blank line; unexpected unindent.', 'a.rst:7: error: Unknown directive type "notte".', ''].join('\n'));
+    expect(r.stdout.toString()).to.equal(
+      [
+        'a.rst:2:1: warning: Title underline too short. [title-underline-too-short] (fixable)',
+        'a.rst:5:1: warning: Bullet list ends without a blank line; unexpected unindent. [blank-line-after-block] (fixable)',
+        'a.rst:7:4: error: Unknown directive type "notte". [unknown-directive] (fixable with --unsafe)',
+        '',
+      ].join('\n'),
+    );
     expect(rst2(['check', 'clean.rst', 'clean.rst'], { cwd: dir }).status).to.equal(0);
   });
 
@@ -348,7 +354,7 @@ describe('rst2 check --fix and --diff', function () {
       ['check', '--fix', '--diff', 'doc.rst'],
       ['check', '--unsafe', 'doc.rst'],
       ['check', '--fix', '--format', 'json', 'doc.rst'],
-      ['check', '--format', 'json', 'doc.rst', 'doc2.rst'],
+      ['check', '--config', 'rst2.toml', '--isolated', 'doc.rst'],
       ['check', '--fix', '-', 'doc.rst'],
       ['check', '--fix'],
     ]) {
@@ -356,13 +362,14 @@ describe('rst2 check --fix and --diff', function () {
       expect(r.status, args.join(' ')).to.equal(2);
       expect(r.stderr.toString(), args.join(' ')).to.match(/^rst2: /).and.include('usage: rst2');
     }
+    // check could not be made: 2, as every failure of check.
     const missing = rst2(['check', '--fix', 'doc.rst', 'absent.rst'], { cwd: dir });
-    expect(missing.status).to.equal(1);
-    expect(missing.stderr.toString()).to.equal('rst2: cannot read absent.rst: no such file\n');
+    expect(missing.status).to.equal(2);
+    expect(missing.stderr.toString()).to.equal('rst2: cannot read absent.rst: no such file or folder\n');
     expect(read('doc.rst')).to.equal(MISTAKES);
   });
 
-  it('a file it may not write, or in a folder it may not write, is left as it was: rst2: cannot write FILE, exit 1, no temporary file', function () {
+  it('a file it may not write, or in a folder it may not write, is left as it was: rst2: cannot write FILE, exit 2, no temporary file', function () {
     // The superuser may write anything: it runs the command as nobody.
     const uid = process.getuid?.() === 0 ? 65534 : undefined;
     const own = (p: string): void => {
@@ -372,7 +379,7 @@ describe('rst2 check --fix and --diff', function () {
     own(write('doc.rst', MISTAKES));
     fs.chmodSync(path.join(dir, 'doc.rst'), 0o444);
     const r = rst2(['check', '--fix', 'doc.rst'], { cwd: dir, uid });
-    expect(r.status, r.stderr.toString()).to.equal(1);
+    expect(r.status, r.stderr.toString()).to.equal(2);
     expect(r.stderr.toString()).to.include('rst2: cannot write doc.rst: permission denied\n');
     expect(read('doc.rst')).to.equal(MISTAKES);
     expect(fs.readdirSync(dir)).to.deep.equal(['doc.rst']);
@@ -381,7 +388,7 @@ describe('rst2 check --fix and --diff', function () {
     fs.chmodSync(dir, 0o555);
     try {
       const folder = rst2(['check', '--fix', 'doc.rst'], { cwd: dir, uid });
-      expect(folder.status, folder.stderr.toString()).to.equal(1);
+      expect(folder.status, folder.stderr.toString()).to.equal(2);
       expect(folder.stderr.toString()).to.include('rst2: cannot write doc.rst: permission denied\n');
       expect(read('doc.rst')).to.equal(MISTAKES);
       expect(fs.readdirSync(dir)).to.deep.equal(['doc.rst']);

@@ -14,14 +14,15 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import { DEFAULT_DIALECT, type Dialect } from '../dialects.js';
+import type { Dialect } from '../dialects.js';
 import type { CheckItem, FixResult } from '../engines/python/contract.js';
-import type { ProjectChoice, PythonEngine } from '../engines/python/engine.js';
+import type { PythonEngine } from '../engines/python/engine.js';
 import { Code } from '../errors.js';
 import { choose, OPTIONS, type OptionSpec } from '../options.js';
 import { paths } from '../paths.js';
 import { shownPath } from '../project/config-file.js';
-import { stackRules, type RuleLayer } from '../project/rule-layers.js';
+import { fileChoice, type FileChoice } from '../project/file-choice.js';
+import type { RuleLayer } from '../project/rule-layers.js';
 import { ProjectSettings, type FileSettings } from '../project/settings.js';
 import { findSphinxConf, SphinxConfs } from '../project/sphinx-conf.js';
 import { findFiles } from '../project/walk.js';
@@ -97,27 +98,10 @@ interface Job {
   confPy: string | undefined;
 }
 
-/** What the engine is asked with for one file: the dialect and the project's choices, each list only when non-empty. */
-async function choiceFor(job: Job, dialectFlag: Dialect | undefined, cliRules: RuleLayer, confs: SphinxConfs | undefined): Promise<{ dialect: Dialect; project: ProjectChoice }> {
-  const { settings, confPy } = job;
-  const names = { ...settings.names, roles: [...settings.names.roles], directives: [...settings.names.directives], substitutions: [...settings.names.substitutions] };
-  if (confPy !== undefined && confs !== undefined) {
-    const sphinx = await confs.names(confPy);
-    names.roles.push(...sphinx.roles);
-    names.directives.push(...sphinx.directives);
-    names.substitutions.push(...sphinx.substitutions);
-  }
-  // A conf.py means a Sphinx project: its pages are Sphinx's unless the config or the flag says otherwise.
-  const dialect = dialectFlag ?? settings.dialect ?? (confPy !== undefined ? 'sphinx' : DEFAULT_DIALECT);
-  const project: ProjectChoice = {};
-  const rules = stackRules([...settings.ruleLayers, cliRules]);
-  if (rules !== undefined) project.rules = rules;
-  const unique = (list: string[]): string[] => [...new Set(list)];
-  if (names.roles.length > 0) project.roles = unique(names.roles);
-  if (names.directives.length > 0) project.directives = unique(names.directives);
-  if (names.literalDirectives.length > 0) project.literal_directives = unique(names.literalDirectives);
-  if (names.substitutions.length > 0) project.substitutions = unique(names.substitutions);
-  return { dialect, project };
+/** What the engine is asked with for one file: its project's choices, its conf.py's names, the flags over them. */
+async function choiceFor(job: Job, dialectFlag: Dialect | undefined, cliRules: RuleLayer, confs: SphinxConfs): Promise<FileChoice> {
+  const sphinx = job.confPy === undefined ? undefined : await confs.names(job.confPy);
+  return fileChoice(job.settings, sphinx, dialectFlag, cliRules);
 }
 
 function checkArgs(args: string[]) {
@@ -181,7 +165,7 @@ async function report(
   jobs: readonly Job[],
   workers: number,
   python: PythonEngine,
-  chosen: (job: Job) => Promise<{ dialect: Dialect; project: ProjectChoice }>,
+  chosen: (job: Job) => Promise<FileChoice>,
   format: ReturnType<typeof formatNamed>,
 ): Promise<number> {
   const results = inOrder(jobs, workers, async (job): Promise<CheckItem[]> => {
