@@ -96,7 +96,7 @@ describe('single binary', function () {
   it('check exits 1 with the problems of a bad document and 0 for a good one', function () {
     const bad = run(['check', 'bad.rst']);
     expect(bad.status).to.equal(1);
-    expect(bad.stdout).to.match(/^bad\.rst:4: error: Unknown directive type "nosuch"/m);
+    expect(bad.stdout).to.match(/^bad\.rst:4:4: error: Unknown directive type "nosuch"\. \[unknown-directive\]/m);
     const good = run(['check', 'good.rst']);
     expect(good.status, good.stderr).to.equal(0);
     expect(good.stdout).to.equal('');
