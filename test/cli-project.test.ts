@@ -130,6 +130,15 @@ function mistakes(bad: string, cases: readonly [string, string, string][]): void
     expect(r.stdout.toString()).to.equal('');
     fs.rmSync(path.join(bad, name));
   }
+  // Standard input is checked with the current folder's config.
+  fs.writeFileSync(path.join(bad, 'rst2.toml'), 'dialect = "markdown"\n');
+  const stdin = rst2(['check', '-'], { cwd: bad, input: 'Doc\n===\n' });
+  expect(stdin.status).to.equal(2);
+  expect(stdin.stderr.toString()).to.equal('rst2: rst2.toml: dialect: expected one of docutils, sphinx, pypi, got the string "markdown"\n');
+  fs.rmSync(path.join(bad, 'rst2.toml'));
+  const docsUrl = rst2(['check', '--format', 'sarif', '--docs-url', 'docs/', 'doc.rst'], { cwd: bad });
+  expect(docsUrl.status).to.equal(2);
+  expect(docsUrl.stderr.toString()).to.match(/^rst2: --docs-url takes an http\(s\) URL/);
   const missing = rst2(['check', '--config', 'nowhere.toml', 'doc.rst'], { cwd: bad });
   expect(missing.status).to.equal(2);
   expect(missing.stderr.toString()).to.equal('rst2: nowhere.toml: no such configuration file\n');
@@ -188,7 +197,7 @@ describe('rst2 check on a project: folders, config, conf.py, formats', function 
   });
 
   it('--format sarif is a valid SARIF 2.1.0 log: every rule, each result with its rule, level, region and fixes', function () {
-    const r = rst2(['check', '--format', 'sarif', '.'], { cwd: dir });
+    const r = rst2(['check', '--format', 'sarif', '--docs-url', 'https://rst2.example.org/docs', '.'], { cwd: dir });
     expect(r.status, r.stderr.toString()).to.equal(1);
     const log = JSON.parse(r.stdout.toString()) as {
       version: string;
@@ -198,7 +207,7 @@ describe('rst2 check on a project: folders, config, conf.py, formats', function 
     expect(validate(log), JSON.stringify(validate.errors, null, 1)).to.equal(true);
     const run = log.runs[0]!;
     expect(run.tool.driver.rules.map((rule) => rule.id)).to.deep.equal(RULES.map((rule) => rule.code));
-    expect(run.tool.driver.rules[0]!.helpUri).to.match(/^file:.*\/docs\/rules\.rst#title-underline-too-short$/);
+    expect(run.tool.driver.rules[0]!.helpUri).to.equal('https://rst2.example.org/docs/rules.html#title-underline-too-short');
     expect(run.results.map((x) => `${x.locations[0]!.physicalLocation.artifactLocation.uri}:${x.ruleId}:${x.level}`)).to.deep.equal([
       'README.rst:unknown-role:error',
       'docs/guide.txt:inline-start-without-end:warning',
