@@ -6,7 +6,9 @@
 // RST2_SKIP_TEX=1 skips the pdfTeX build (the service then answers PDF
 // requests with 503 pdf_unavailable); RST2_SKIP_REDIS=1 skips installing
 // redis-server (only the Redis tests need it); RST2_SKIP_PRECOMMIT=1 skips
-// installing pre-commit (only the pre-commit hook test needs it).
+// installing pre-commit (only the pre-commit hook test needs it);
+// RST2_SKIP_EDITORS=1 skips installing Neovim and Emacs with eglot (only the
+// tests of docs/lsp.rst's editor recipes need them).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -86,6 +88,8 @@ step('installing the font for SVG images (fonts-dejavu-core)', process.execPath,
 step('checking for redis-server (Redis tests)', process.execPath, ['scripts/setup-redis.mjs']);
 // Never fails: only the test of the pre-commit hooks needs it (see the script).
 step('checking for pre-commit (pre-commit hook test)', process.execPath, ['scripts/setup-precommit.mjs']);
+// Never fails: only the tests of the editor recipes need them (see the script).
+step('checking for neovim, emacs-nox and elpa-eglot (editor recipe tests)', process.execPath, ['scripts/setup-editors.mjs']);
 if (process.env.RST2_SKIP_TEX === '1') {
   process.stderr.write('[setup] RST2_SKIP_TEX=1: not building pdfTeX; PDF requests will answer 503\n');
 } else {
