@@ -101,6 +101,25 @@ class Suppressions(unittest.TestCase):
         text = "Example::\n\n   .. rst2: disable\n\n.. code:: rst\n\n   .. rst2: disable-next unknown-role\n\n.. note::\n\n   .. rst2: disable-next unknown-role\n\n   A :bad:`x`.\n\nB :bad:`y`.\n"
         self.assertEqual(rules_of(text), [(15, "unknown-role")])
 
+    def test_thousands_of_comments_cost_little_and_the_bound_is_said(self):
+        import time
+
+        text = ".. rst2: disable unknown-role\n\n" * 20000 + "Text :x:`y`.\n" * 5000
+        began = time.perf_counter()
+        found = problems(text)
+        self.assertLess(time.perf_counter() - began, 30)
+        over = [item for item in found if "More than 500" in item["message"]]
+        self.assertEqual([item["line"] for item in over], [1001])
+        self.assertNotIn("unknown-role", [item["rule"] for item in found])
+
+    def test_comments_inside_one_long_paragraph_stay_linear(self):
+        import time
+
+        text = ".. note::\n\n" + "   .. rst2: disable-next unknown-role\n   x :y:`z`\n" * 400
+        began = time.perf_counter()
+        self.assertNotIn("unknown-role", [rule for _, rule in rules_of(text)])
+        self.assertLess(time.perf_counter() - began, 30)
+
     def test_find_reads_continuation_lines(self):
         found = suppressions.find(".. rst2: disable-next unknown-role,\n   unknown-directive\n\nText.\n")
         self.assertEqual(found[0].names, ("unknown-role", "unknown-directive"))

@@ -36,6 +36,12 @@ _OPTION = re.compile(r"^(--?|/)\w")
 _BORDER = re.compile(r"^=+( +=+)+\s*$")
 
 
+# Every problem is compared with every suppression: a document of thousands
+# of comments and thousands of problems would cost their product. No real
+# document needs more; the one past the bound says so.
+MAX_SUPPRESSIONS = 500
+
+
 class Suppression:
     def __init__(self, line, column, names, text):
         self.line = line  # of the comment, 1-based
@@ -44,6 +50,7 @@ class Suppression:
         self.text = text
         self.used = set()  # the names that silenced something ("" for every rule)
         self.ranges = []  # [(first line, last line or None for the end)]
+        self.over = False  # the one past MAX_SUPPRESSIONS: it and those after it are not honoured
 
     def matches(self, rule):
         if not self.names:
@@ -69,7 +76,17 @@ def _kind(line):
     return None
 
 
-def _block_end(lines, first):
+class _Steps:
+    """Lines the blocks of ``disable-next`` may look at in all: their blocks can nest, and
+    a document of comments inside one long paragraph would otherwise make each
+    comment read to its end. Past the allowance, a block ends where the reading
+    stopped."""
+
+    def __init__(self, lines):
+        self.left = 20 * len(lines) + 1000
+
+
+def _block_end(lines, first, steps):
     """The last line (0-based) of the block that starts at ``first``."""
     indent = _indent(lines[first])
     kind = _kind(lines[first])
@@ -77,6 +94,9 @@ def _block_end(lines, first):
     last = first
     blank = False
     for index in range(first + 1, len(lines)):
+        steps.left -= 1
+        if steps.left < 0:
+            break
         line = lines[index]
         if not line.strip():
             blank = True
@@ -98,33 +118,40 @@ def _block_end(lines, first):
     return last
 
 
-def _in_literal(lines, index):
-    """Whether line ``index`` lies in a literal block or a directive whose content is literal."""
-    indent = _indent(lines[index])
-    for above in range(index - 1, -1, -1):
-        line = lines[above]
-        if not line.strip() or _indent(line) >= indent:
+def _literal_lines(lines):
+    """For each line, whether it lies in a literal block or a directive whose content is literal.
+
+    One pass with a stack of the literal openers still open: a line at or
+    left of an opener's indentation closes it. (Looking upward from each
+    comment would cost a line per line above it, for every comment.)
+    """
+    inside, open_ = [], []
+    for line in lines:
+        if not line.strip():
+            inside.append(bool(open_))
             continue
-        directive = _DIRECTIVE.match(line)
-        if directive:
-            if directive.group(1).lower() in _LITERAL_DIRECTIVES:
-                return True
-        elif line.rstrip().endswith("::"):
-            return True
         indent = _indent(line)
-        if indent == 0:
-            return False
-    return False
+        while open_ and indent <= open_[-1]:
+            open_.pop()
+        inside.append(bool(open_))
+        directive = _DIRECTIVE.match(line)
+        if (directive and directive.group(1).lower() in _LITERAL_DIRECTIVES) or (not directive and line.rstrip().endswith("::")):
+            open_.append(indent)
+    return inside
 
 
 def find(text):
     """The suppression comments of ``text``, each with the line ranges it covers."""
     lines = text.splitlines()
+    literal = None
+    steps = _Steps(lines)
     found, open_ = [], []
     index = 0
     while index < len(lines):
         match = _COMMENT.match(lines[index])
-        if not match or (match.group(1) and _in_literal(lines, index)):
+        if match and match.group(1):
+            literal = literal or _literal_lines(lines)
+        if not match or (match.group(1) and literal[index]):
             index += 1
             continue
         indent, verb, rest = match.groups()
@@ -143,6 +170,10 @@ def find(text):
             index = end + 1
             continue
         suppression = Suppression(line, len(indent) + 1, names, lines[index])
+        if len(found) == MAX_SUPPRESSIONS:
+            suppression.names, suppression.over = (), True
+            found.append(suppression)
+            break
         found.append(suppression)
         if verb == "disable":
             suppression.ranges.append((end + 2, None))
@@ -152,7 +183,7 @@ def find(text):
             while first < len(lines) and not lines[first].strip():
                 first += 1
             if first < len(lines):
-                suppression.ranges.append((first + 1, _block_end(lines, first) + 1))
+                suppression.ranges.append((first + 1, _block_end(lines, first, steps) + 1))
         index = end + 1
     return found
 
@@ -191,6 +222,9 @@ def apply(text, items):
 
 
 def _unused(suppression):
+    if suppression.over:
+        yield _item(suppression, "More than %d suppression comments: this one and those after it are not honoured." % MAX_SUPPRESSIONS)
+        return
     if not suppression.names:
         unused = [] if suppression.used else [None]
     else:
@@ -202,11 +236,15 @@ def _unused(suppression):
             message = 'This suppression names "%s", which is no rule.' % name
         else:
             message = 'This suppression of "%s" silenced nothing.' % name
-        yield {
-            "message": message,
-            "type": "warning",
-            "line": suppression.line,
-            "column": suppression.column,
-            "context": suppression.text,
-            "rule": "unused-suppression",
-        }
+        yield _item(suppression, message)
+
+
+def _item(suppression, message):
+    return {
+        "message": message,
+        "type": "warning",
+        "line": suppression.line,
+        "column": suppression.column,
+        "context": suppression.text,
+        "rule": "unused-suppression",
+    }
