@@ -15,6 +15,8 @@
 // RST2_SKIP_EDITORS=1 skips this step (and makes those tests skip).
 import { spawnSync } from 'node:child_process';
 
+import { aptInstall } from './apt-install.mjs';
+
 const log = (message) => process.stderr.write(`[setup-editors] ${message}\n`);
 
 /** The first line of `command --version`, or undefined when it does not run. */
@@ -38,31 +40,12 @@ function missing() {
   return names;
 }
 
-function aptGet(args) {
-  const run = spawnSync('apt-get', args, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  return !run.error && run.status === 0;
-}
-
 function main() {
   if (process.env.RST2_SKIP_EDITORS === '1') return log('RST2_SKIP_EDITORS=1: not installing neovim, emacs-nox, elpa-eglot (the editor recipe tests will skip)');
   const needed = missing();
   if (needed.length === 0) return log(`found ${version('nvim')}; ${version('emacs')} with eglot`);
-  if (process.platform !== 'linux' || spawnSync('apt-get', ['--version']).error) {
-    return log(`${needed.join(', ')} not installed and there is no apt-get here: install them yourself to run the editor recipe tests`);
-  }
-  if (typeof process.getuid === 'function' && process.getuid() !== 0) {
-    return log(`${needed.join(', ')} not installed, and installing needs root: run \`apt-get install --no-install-recommends ${needed.join(' ')}\` as root to run the editor recipe tests`);
-  }
-  const install = ['install', '-y', '--no-install-recommends', '-o', 'DPkg::Lock::Timeout=600', ...needed];
   const started = Date.now();
-  log(`installing Debian's ${needed.join(', ')}`);
-  let ok = aptGet(install);
-  if (!ok) {
-    // A fresh machine may have no package lists yet: update once, then retry.
-    log('install failed; running apt-get update once and retrying');
-    ok = aptGet(['update']) && aptGet(install);
-  }
-  if (!ok) return log(`could not install ${needed.join(', ')} (see apt-get's messages above); the editor recipe tests will fail, naming them`);
+  if (!aptInstall(needed, log, 'to run the editor recipe tests')) return log('the editor recipe tests will fail, naming them');
   const left = missing();
   if (left.length > 0) return log(`apt-get succeeded but ${left.join(', ')} still missing; the editor recipe tests will fail, naming them`);
   log(`installed ${needed.join(', ')} in ${((Date.now() - started) / 1000).toFixed(0)} s: ${version('nvim')}; ${version('emacs')} with eglot`);

@@ -15,6 +15,8 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 
+import { aptInstall } from './apt-install.mjs';
+
 const log = (message) => process.stderr.write(`[setup-redis] ${message}\n`);
 
 function redisVersion() {
@@ -22,30 +24,11 @@ function redisVersion() {
   return run.error || run.status !== 0 ? undefined : run.stdout.trim();
 }
 
-function aptGet(args) {
-  const run = spawnSync('apt-get', args, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  return !run.error && run.status === 0;
-}
-
 function main() {
   if (process.env.RST2_SKIP_REDIS === '1') return log('RST2_SKIP_REDIS=1: not installing redis-server (the Redis tests will skip)');
   const found = redisVersion();
   if (found) return log(`found ${found}`);
-  if (process.platform !== 'linux' || spawnSync('apt-get', ['--version']).error) {
-    return log('redis-server is not installed and there is no apt-get here: install Redis yourself to run the Redis tests');
-  }
-  if (typeof process.getuid === 'function' && process.getuid() !== 0) {
-    return log('redis-server is not installed and installing it needs root: run `apt-get install redis-server` as root to run the Redis tests');
-  }
-  const install = ['install', '-y', '--no-install-recommends', '-o', 'DPkg::Lock::Timeout=600', 'redis-server'];
-  log('installing Debian\'s redis-server');
-  let ok = aptGet(install);
-  if (!ok) {
-    // A fresh machine may have no package lists yet: update once, then retry.
-    log('install failed; running apt-get update once and retrying');
-    ok = aptGet(['update']) && aptGet(install);
-  }
-  if (!ok) return log('could not install redis-server (see apt-get\'s messages above); the Redis tests will skip');
+  if (!aptInstall(['redis-server'], log, 'to run the Redis tests')) return log('the Redis tests will skip');
   if (fs.existsSync('/run/systemd/system')) {
     const stopped = spawnSync('systemctl', ['disable', '--now', 'redis-server'], { encoding: 'utf8' });
     log(stopped.status === 0 ? 'stopped and disabled the redis-server system service (rst2 does not use it)' : 'could not disable the redis-server system service: stop it yourself if you do not want it');
