@@ -307,6 +307,10 @@ describe('rst2 lsp', function () {
         const loose = TextDocument.create('untitled:loose', 'restructuredtext', 1, text);
         client.open(loose);
         expect((await client.diagnostics(loose.uri, 1, WAIT_MS)).diagnostics.map((d) => d.code)).to.include.members(['title-underline-too-short', 'unknown-role', 'unknown-directive']);
+        // A file of another host's, which this machine cannot open: checked as a loose document.
+        const remote = TextDocument.create('file://elsewhere/share/page.rst', 'restructuredtext', 1, 'Title\n====\n');
+        client.open(remote);
+        expect((await client.diagnostics(remote.uri, 1, WAIT_MS)).diagnostics.map((d) => d.code)).to.deep.equal(['title-underline-too-short']);
         const bad = TextDocument.create(pathToFileURL(path.join(root, 'broken', 'page.rst')).href, 'restructuredtext', 1, 'Title\n====\n');
         client.open(bad);
         expect((await client.diagnostics(bad.uri, 1, WAIT_MS)).diagnostics.map((d) => d.code)).to.deep.equal(['title-underline-too-short']);

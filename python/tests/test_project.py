@@ -204,6 +204,13 @@ open("/etc/passwd")
         self.assertEqual(found["roles"], [])
         self.assertIn("not valid Python", found["notes"][0]["message"])
 
+    def test_values_stay_small_and_odd_ones_are_notes(self):
+        source = 'x = "ab"\n' + "x += x\n" * 40 + 'extlinks = {}\nextlinks.update({1: ("a", "b")})\nextlinks[[1]] = 2\nextensions = [[]] + [1]\nrst_prolog = x\n'
+        found = sphinx_conf.read(source)
+        self.assertEqual(found["substitutions"], [])
+        self.assertEqual(found["roles"], [])
+        self.assertEqual([note["message"].split()[0] for note in found["notes"]], ["rst_prolog"])
+
     def test_through_the_worker_entry(self):
         reply = json.loads(api.handle("conf", 'extlinks = {"pypi": ("https://pypi.org/project/%s/", "%s")}\n'))
         self.assertEqual(reply["result"]["roles"], ["pypi"])

@@ -175,6 +175,16 @@ function wanted(kind: string, only: unknown): boolean {
   return kinds.some((o) => kind === o || kind.startsWith(`${o}.`));
 }
 
+/** The path of a file: URI this machine can open; undefined for any other (untitled:, a remote host's file://host/…). */
+function filePathOf(uri: string): string | undefined {
+  if (!uri.startsWith('file:')) return undefined;
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Where a rule is explained: its section of the manual's rules page (its
  * anchor is its code). `docsUrl` (initializationOptions) is the manual of
@@ -329,7 +339,7 @@ export class LanguageServer {
    */
   private async choiceFor(uri: string): Promise<FileChoice> {
     const dialect = await this.editorDialect(uri);
-    const file = uri.startsWith('file:') ? fileURLToPath(uri) : undefined;
+    const file = filePathOf(uri);
     if (file === undefined) return { dialect: dialect ?? DEFAULT_DIALECT, project: {} };
     let settings: FileSettings;
     try {

@@ -25,6 +25,17 @@ class _Unknown(Exception):
     pass
 
 
+# A value is read only while it stays this small: `x += x` twenty times over
+# would otherwise double a string to gigabytes without running anything.
+MAX_VALUE = 100_000
+
+
+def _bounded(value):
+    if isinstance(value, (str, list, dict)) and len(value) > MAX_VALUE:
+        raise _Unknown()
+    return value
+
+
 def _static(node, names):
     """The value of ``node`` from literals and earlier static names; _Unknown otherwise."""
     if isinstance(node, ast.Constant):
@@ -40,7 +51,7 @@ def _static(node, names):
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         left, right = _static(node.left, names), _static(node.right, names)
         if isinstance(left, (str, list)) and type(left) is type(right):
-            return left + right
+            return _bounded(left + right)
     raise _Unknown()
 
 
@@ -63,11 +74,11 @@ def _statements(body):
 
 def _merge(old, new):
     if isinstance(old, list) and isinstance(new, list):
-        return old + new
+        return _bounded(old + new)
     if isinstance(old, dict) and isinstance(new, dict):
-        return dict(old, **new)
+        return _bounded({**old, **new})
     if isinstance(old, str) and isinstance(new, str):
-        return old + new
+        return _bounded(old + new)
     raise _Unknown()
 
 
@@ -91,11 +102,11 @@ def read(source):
                 for target in node.targets:
                     if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and isinstance(names.get(target.value.id), dict):
                         # extlinks["gh"] = (...): one more key
-                        names[target.value.id] = dict(names[target.value.id], **{_static(target.slice, names): _static(node.value, names)})
+                        names[target.value.id] = _bounded({**names[target.value.id], _static(target.slice, names): _static(node.value, names)})
                     elif isinstance(target, ast.Name):
                         try:
                             names[target.id] = _static(node.value, names)
-                        except _Unknown:
+                        except (_Unknown, TypeError, ValueError, RecursionError):
                             names.pop(target.id, None)
                             note(node, target.id)
             elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
@@ -110,10 +121,11 @@ def read(source):
                     owner, argument = func.value.id, _static(call.args[0], names)
                     value = names[owner]
                     if func.attr == "append" and isinstance(value, list):
-                        names[owner] = value + [argument]
+                        names[owner] = _bounded(value + [argument])
                     elif func.attr in ("extend", "update"):
                         names[owner] = _merge(value, argument)
-        except _Unknown:
+        except (_Unknown, TypeError, ValueError, RecursionError):
+            # Unreadable (a call, a name we do not know), unhashable (a list as a key), or too deep.
             target = getattr(node, "target", None) or getattr(getattr(getattr(node, "value", None), "func", None), "value", None)
             if isinstance(target, ast.Name):
                 names.pop(target.id, None)
