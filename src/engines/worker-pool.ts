@@ -87,6 +87,8 @@ export class WorkerPool {
   private restarts = 0;
   private recycled = 0;
   private closed = false;
+  /** Restarts waiting out their backoff: they keep the process alive (a command waiting for start() must not just end), and close() cancels them. */
+  private readonly restartTimers = new Set<NodeJS.Timeout>();
   /** What start() answers: settled once the pool can serve, or cannot at all. */
   private readonly started: Promise<void>;
   private markStarted!: () => void;
@@ -164,6 +166,8 @@ export class WorkerPool {
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const timer of this.restartTimers) clearTimeout(timer);
+    this.restartTimers.clear();
     for (const job of this.queue.splice(0)) {
       this.settle(job, shuttingDown());
     }
@@ -349,7 +353,8 @@ export class WorkerPool {
     }
     // Back off when workers cannot even start, so a broken install does not spin.
     const delay = reason === 'failed-start' ? Math.min(30_000, (this.opts.startBackoffMs ?? 500) * 2 ** slot.startFailures) : 0;
-    setTimeout(() => {
+    const timer = setTimeout(() => {
+      this.restartTimers.delete(timer);
       if (this.closed) return;
       const index = this.slots.indexOf(slot);
       const fresh = this.spawnSlot(slot);
@@ -360,7 +365,8 @@ export class WorkerPool {
       }
       if (index >= 0) this.slots[index] = fresh;
       else this.slots.push(fresh);
-    }, delay).unref();
+    }, delay);
+    this.restartTimers.add(timer);
   }
 
   private abandon(job: Job): void {

@@ -3,6 +3,7 @@
  * support/fake-worker.ts): the queue limit, the deadline (soft interrupt and
  * hard kill), a crash, the replacement, a failed start and the shutdown.
  */
+import { spawnSync } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 
 import { expect } from 'chai';
@@ -171,6 +172,25 @@ describe('worker pool (fake workers)', function () {
     const err = await pool.start().catch((e: unknown) => e);
     expect(err).to.be.instanceOf(Error);
     expect((err as Error).message).to.include('fake workers cannot start').and.include('the fake worker cannot start');
+  });
+
+  it('keeps a process that waits for start() alive until start() fails (a command must not end as if it succeeded)', function () {
+    // Nothing else keeps this child's event loop going: the restart after the
+    // first failed start must, or the child would end with status 0 and no word.
+    const child = `
+      import { Worker } from 'node:worker_threads';
+      import { WorkerPool } from ${JSON.stringify(new URL('../../src/engines/worker-pool.js', import.meta.url).href)};
+      import { createLogger } from ${JSON.stringify(new URL('../../src/log.js', import.meta.url).href)};
+      const pool = new WorkerPool({
+        name: 'fake', size: 1, queueLimit: 1, timeoutMs: 2000, graceMs: 200, startBackoffMs: 20,
+        log: createLogger('silent'), timeoutError: () => new Error('late'),
+        spawn: () => ({ worker: new Worker(new URL(${JSON.stringify(FAKE.href)}), { workerData: { start: 'fail' } }) }),
+      });
+      pool.start().then(() => process.exit(0), (err) => { console.error('start failed: ' + err.message); process.exit(7); });
+    `;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', child], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.status, r.stderr).to.equal(7);
+    expect(r.stderr).to.include('start failed: fake workers cannot start');
   });
 
   it('counts a worker that exits while starting as a failed start', async () => {
