@@ -75,7 +75,7 @@ describe('single binary', function () {
   it('unpacks itself into XDG_CACHE_HOME once, and later starts reuse it', function () {
     const first = run(['help']);
     expect(first.status, first.stderr).to.equal(0);
-    expect(first.stdout).to.include('rst2 check FILE');
+    expect(first.stdout).to.include('rst2 check PATH');
     expect(first.stderr).to.match(/unpacked \d+ files/);
     const base = path.join(env.XDG_CACHE_HOME, 'rst2', 'binary');
     const [key, ...others] = versions(base);
