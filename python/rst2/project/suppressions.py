@@ -40,6 +40,10 @@ _BORDER = re.compile(r"^=+( +=+)+\s*$")
 # of comments and thousands of problems would cost their product. No real
 # document needs more; the one past the bound says so.
 MAX_SUPPRESSIONS = 500
+# Names one comment may give (duplicates dropped): each unused one is an item.
+MAX_NAMES = 50
+# What an unused-suppression item quotes of its comment.
+MAX_CONTEXT = 200
 
 
 class Suppression:
@@ -50,9 +54,16 @@ class Suppression:
         self.text = text
         self.used = set()  # the names that silenced something ("" for every rule)
         self.ranges = []  # [(first line, last line or None for the end)]
+        self._matched = {}
         self.over = False  # the one past MAX_SUPPRESSIONS: it and those after it are not honoured
 
     def matches(self, rule):
+        # Asked once per problem: remembered per rule code (there are few).
+        if rule not in self._matched:
+            self._matched[rule] = self._match(rule)
+        return self._matched[rule]
+
+    def _match(self, rule):
         if not self.names:
             return ""
         for name in self.names:
@@ -161,7 +172,7 @@ def find(text):
         while end + 1 < len(lines) and lines[end + 1].strip() and _indent(lines[end + 1]) > len(indent):
             end += 1
             rest += " " + lines[end]
-        names = tuple(_NAMES.findall(rest))
+        names = tuple(dict.fromkeys(_NAMES.findall(rest)))[:MAX_NAMES]
         if verb == "enable":
             for other in open_[:]:
                 if not names or (other.names and set(other.names) <= set(names)):
@@ -245,6 +256,6 @@ def _item(suppression, message):
         "type": "warning",
         "line": suppression.line,
         "column": suppression.column,
-        "context": suppression.text,
+        "context": suppression.text[:MAX_CONTEXT],
         "rule": "unused-suppression",
     }
