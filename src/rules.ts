@@ -11,10 +11,14 @@ import path from 'node:path';
 import { Code, ServiceError } from './errors.js';
 import { paths } from './paths.js';
 
+/** What a rule reads (rules.json's comment): docutils' messages, rst2's suppression comments, or the source itself. */
+export type RuleFamily = 'docutils' | 'rst2' | 'code' | 'markup' | 'whitespace';
+
 export interface RuleInfo {
   code: string;
+  family: RuleFamily;
   summary: string;
-  /** On when no choice is made. */
+  /** On when no choice is made (over HTTP, only in the families of API_FAMILIES). */
   default: boolean;
   /** The code of the fix it offers, if any (docs/fixes.rst). */
   fix: string | null;
@@ -26,20 +30,31 @@ interface RuleFile {
 
 function load(): readonly RuleInfo[] {
   const file = JSON.parse(fs.readFileSync(path.join(paths.pythonSources, 'rst2', 'rules.json'), 'utf8')) as RuleFile;
-  return Object.freeze(file.rules.map(({ code, summary, default: on, fix }) => Object.freeze({ code, summary, default: on, fix })));
+  return Object.freeze(file.rules.map(({ code, family, summary, default: on, fix }) => Object.freeze({ code, family, summary, default: on, fix })));
 }
 
 export const RULES: readonly RuleInfo[] = load();
 
 const CODES = RULES.map((r) => r.code);
 
+/**
+ * The families whose default rules a request that chooses no rules gets
+ * (the engine's own default, python/rst2/rules.py API_DEFAULTS): the answer
+ * `check` gave before the rules that read the source existed.
+ */
+export const API_FAMILIES: ReadonlySet<RuleFamily> = new Set(['docutils', 'rst2']);
+
+/** Every rule on by default, of every family: where the command line, the language server and the editor page start. */
+export const DEFAULT_RULES: readonly string[] = Object.freeze(RULES.filter((r) => r.default).map((r) => r.code));
+
 /** The codes a name stands for; an error naming it when it stands for none. */
 export function expandRule(name: string): string[] {
   const trimmed = name.trim();
-  const found = trimmed === 'ALL' ? CODES : CODES.filter((code) => code === trimmed || code.startsWith(`${trimmed}-`));
+  const found =
+    trimmed === 'ALL' ? CODES : trimmed === 'DEFAULT' ? [...DEFAULT_RULES] : CODES.filter((code) => code === trimmed || code.startsWith(`${trimmed}-`));
   if (found.length === 0) {
     const shown = trimmed.slice(0, 100);
-    throw new ServiceError(Code.unknown_rule, `Unknown rule ${JSON.stringify(shown)}: not a rule, a prefix of rules ending at a hyphen, or ALL (docs/rules.rst lists them).`, {
+    throw new ServiceError(Code.unknown_rule, `Unknown rule ${JSON.stringify(shown)}: not a rule, a prefix of rules ending at a hyphen, ALL or DEFAULT (docs/rules.rst lists them).`, {
       details: { rule: shown },
     });
   }
@@ -53,15 +68,16 @@ export interface RuleChoice {
 }
 
 /**
- * The codes to report: `select` (or the rules on by default) plus
- * `extendSelect`, less `ignore`; undefined when nothing was chosen, so
- * that the engine's defaults apply and a request without a choice keeps
- * the answer (and the render key) it always had.
+ * The codes a request reports: `select` (or the rules a request gets by
+ * default, those of API_FAMILIES) plus `extendSelect`, less `ignore`;
+ * undefined when nothing was chosen, so that the engine's defaults apply
+ * and a request without a choice keeps the answer (and the render key) it
+ * always had.
  */
 export function enabledRules(choice: RuleChoice): string[] | undefined {
   const { select, ignore, extendSelect } = choice;
   if (select === undefined && ignore === undefined && extendSelect === undefined) return undefined;
-  const on = new Set(select === undefined ? RULES.filter((r) => r.default).map((r) => r.code) : select.flatMap(expandRule));
+  const on = new Set(select === undefined ? RULES.filter((r) => r.default && API_FAMILIES.has(r.family)).map((r) => r.code) : select.flatMap(expandRule));
   for (const code of (extendSelect ?? []).flatMap(expandRule)) on.add(code);
   for (const code of (ignore ?? []).flatMap(expandRule)) on.delete(code);
   return CODES.filter((code) => on.has(code));

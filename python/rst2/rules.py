@@ -18,7 +18,7 @@ import os
 import re
 from collections import namedtuple
 
-Rule = namedtuple("Rule", "code patterns summary default fix")
+Rule = namedtuple("Rule", "code family patterns summary default fix")
 
 FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rules.json")
 
@@ -29,15 +29,23 @@ with open(FILE, encoding="utf-8") as _file:
 # it, so specific patterns ("Error in ... unknown option") come before the
 # general ones ("Error in ... directive").
 RULES = tuple(
-    Rule(row["code"], tuple(re.compile(p, re.S) for p in row["patterns"]), row["summary"], row["default"], row["fix"])
+    Rule(row["code"], row["family"], tuple(re.compile(p, re.S) for p in row["patterns"]), row["summary"], row["default"], row["fix"])
     for row in _DATA["rules"]
 )
 
 FALLBACK = dict(_DATA["fallback"])
 CODES = tuple(rule.code for rule in RULES)
 DEFAULTS = frozenset(rule.code for rule in RULES if rule.default)
+#: The families of rules a request gets when it chooses none: what check
+#: answered before the rules that read the source itself (code blocks,
+#: markup, whitespace) existed. The command line, the language server and
+#: the editor page choose DEFAULTS.
+API_FAMILIES = frozenset({"docutils", "rst2"})
+API_DEFAULTS = frozenset(rule.code for rule in RULES if rule.default and rule.family in API_FAMILIES)
+#: Rules found by rst2.lint, which reads the source and the doctree, not docutils' messages.
+LINT = frozenset(rule.code for rule in RULES if rule.family not in API_FAMILIES)
 #: Rules of rst2's own findings (not docutils messages): no pattern, not a fallback.
-OWN = frozenset(rule.code for rule in RULES if not rule.patterns and rule.code not in FALLBACK.values())
+OWN = frozenset(rule.code for rule in RULES if rule.family == "rst2")
 _MATCHING = tuple(rule for rule in RULES if rule.patterns)
 
 
@@ -59,4 +67,4 @@ def name(items):
 
 def table():
     """The table as plain data, for the docs page."""
-    return [{"code": r.code, "summary": r.summary, "default": r.default, "fix": r.fix} for r in RULES]
+    return [{"code": r.code, "family": r.family, "summary": r.summary, "default": r.default, "fix": r.fix} for r in RULES]

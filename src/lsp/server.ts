@@ -64,6 +64,7 @@ import { DEFAULT_DIALECT, DIALECTS, type Dialect } from '../dialects.js';
 import type { CheckItem, ConfResult, FixResult } from '../engines/python/contract.js';
 import type { ProjectChoice } from '../engines/python/engine.js';
 import { fileChoice, type FileChoice } from '../project/file-choice.js';
+import { DEFAULT_RULES } from '../rules.js';
 import { ProjectSettings, type FileSettings } from '../project/settings.js';
 import { findSphinxConf, SphinxConfs } from '../project/sphinx-conf.js';
 import { Code, isServiceError } from '../errors.js';
@@ -339,17 +340,20 @@ export class LanguageServer {
    */
   private async choiceFor(uri: string): Promise<FileChoice> {
     const dialect = await this.editorDialect(uri);
+    const alone: FileChoice = { dialect: dialect ?? DEFAULT_DIALECT, project: { rules: [...DEFAULT_RULES] } };
     const file = filePathOf(uri);
-    if (file === undefined) return { dialect: dialect ?? DEFAULT_DIALECT, project: {} };
+    if (file === undefined) return alone;
     let settings: FileSettings;
+    let confPy: string | undefined;
     try {
       settings = new ProjectSettings().settingsFor(file);
+      confPy = findSphinxConf(path.dirname(file), settings.config?.root);
     } catch (err) {
-      if (!isServiceError(err) || err.code !== Code.config_invalid) throw err;
-      this.warnOnce(`rst2: ${err.message} (checked without the project's configuration)`);
-      return { dialect: dialect ?? DEFAULT_DIALECT, project: {} };
+      // A broken config is shown; a path the file system refuses (a URI
+      // below a file, a folder it may not read) just has no project.
+      if (isServiceError(err) && err.code === Code.config_invalid) this.warnOnce(`rst2: ${err.message} (checked without the project's configuration)`);
+      return alone;
     }
-    const confPy = findSphinxConf(path.dirname(file), settings.config?.root);
     this.confs ??= this.sphinxConfs();
     const sphinx = confPy === undefined || this.confs === undefined ? undefined : await this.confs.names(confPy);
     try {

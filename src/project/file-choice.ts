@@ -25,9 +25,7 @@ export interface FileChoice {
  */
 export function fileChoice(settings: FileSettings, sphinx: SphinxNames | undefined, dialect?: Dialect, rules?: RuleLayer): FileChoice {
   const unique = (...lists: (readonly string[] | undefined)[]): string[] => [...new Set(lists.flatMap((l) => l ?? []))];
-  const project: ProjectChoice = {};
-  const enabled = stackRules(rules === undefined ? settings.ruleLayers : [...settings.ruleLayers, rules]);
-  if (enabled !== undefined) project.rules = enabled;
+  const project: ProjectChoice = { rules: stackRules(rules === undefined ? settings.ruleLayers : [...settings.ruleLayers, rules]) };
   const names = settings.names;
   const lists = {
     roles: unique(names.roles, sphinx?.roles),

@@ -6,7 +6,7 @@
  * `ignore` takes away. So `--select title` on the command line replaces
  * the config's selection, and `--ignore unknown-role` trims it.
  */
-import { expandRule, RULES } from '../rules.js';
+import { DEFAULT_RULES, expandRule, RULES } from '../rules.js';
 
 export interface RuleLayer {
   select?: readonly string[] | undefined;
@@ -16,11 +16,14 @@ export interface RuleLayer {
 
 const CODES = RULES.map((r) => r.code);
 
-/** The rule codes to report, in the table's order; undefined when no layer chose anything (the engine's defaults). */
-export function stackRules(layers: readonly RuleLayer[]): string[] | undefined {
+/**
+ * The rule codes to report, in the table's order. With no layer choosing
+ * anything, every rule on by default, of every family (the engine's own
+ * default, a request's, leaves out the rules that read the source).
+ */
+export function stackRules(layers: readonly RuleLayer[]): string[] {
   const chosen = layers.filter((l) => l.select !== undefined || l.ignore !== undefined || l.extendSelect !== undefined);
-  if (chosen.length === 0) return undefined;
-  let on = new Set(RULES.filter((r) => r.default).map((r) => r.code));
+  let on = new Set(DEFAULT_RULES);
   for (const layer of chosen) {
     if (layer.select !== undefined) on = new Set(layer.select.flatMap(expandRule));
     for (const code of (layer.extendSelect ?? []).flatMap(expandRule)) on.add(code);

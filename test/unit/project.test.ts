@@ -86,7 +86,7 @@ describe('project: configuration, overrides, rules, globs, .gitignore, the walk'
     expect(rules).to.include('unknown-role').and.include('title-overline-too-short').and.not.include('title-underline-too-short').and.not.include('unknown-directive');
     // The command line is one more layer: --select replaces, --ignore trims.
     expect(stackRules([...api.ruleLayers, { select: ['unknown-directive'] }])).to.deep.equal(['unknown-directive']);
-    expect(stackRules([])).to.equal(undefined);
+    expect(stackRules([])).to.deep.equal(RULES.filter((r) => r.default).map((r) => r.code));
     expect(stackRules([{ ignore: ['ALL'] }])).to.deep.equal([]);
     expect(stackRules([{ extendSelect: ['title'] }])).to.deep.equal(RULES.filter((r) => r.default).map((r) => r.code));
   });

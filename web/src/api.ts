@@ -72,12 +72,14 @@ export async function renderHtml(text: string, style: string, dialect: string, s
 }
 
 export async function check(text: string, dialect: string, signal: AbortSignal): Promise<CheckMessage[]> {
-  return (await (await post('check', text, { dialect }, signal)).json()) as CheckMessage[];
+  // DEFAULT: every rule the command line and the editors report, not only the
+  // docutils ones a request that chooses none gets.
+  return (await (await post('check', text, { dialect, select: 'DEFAULT' }, signal)).json()) as CheckMessage[];
 }
 
 /** The document with every safe fix applied (format=json: the text, the fixes applied and the problems left). */
 export async function fixSafe(text: string, dialect: string): Promise<FixResult> {
-  return (await (await post('fix', text, { dialect, format: 'json' })).json()) as FixResult;
+  return (await (await post('fix', text, { dialect, format: 'json', select: 'DEFAULT' })).json()) as FixResult;
 }
 
 export interface Pdf {

@@ -57,7 +57,12 @@ class Dialect:
 
     # The operations; a dialect may replace any of them (pypi does).
     def check(self, source):
-        return collect(source, "null", self)[0]
+        return self.checked(source)[0]
+
+    def checked(self, source):
+        """check's problems and the doctree they come from (rst2.lint reads it)."""
+        items, _, document = collect(source, "null", self)
+        return items, document
 
 
 DOCUTILS = Dialect()

@@ -197,6 +197,9 @@ def _fixes(text, items, dialect, budget, lines=None):
     context = None
     for item in items:
         if item.get("line") is None or (lines is not None and not lines[0] <= item["line"] <= lines[1]):
+            item.pop("fix", None)  # a lint rule's, made with its finding
+            continue
+        if "fix" in item:
             continue
         for rule in RULES:
             match = rule.message.match(item["message"])
@@ -214,12 +217,26 @@ def problems(text, dialect="docutils", enabled=None):
 
     Every problem is named by its rule and placed at its column; then the
     document's suppression comments and the enabled rules (``enabled``, a
-    set of codes; None: every rule on by default) choose which are reported.
+    set of codes; None: the rules a request that chooses none gets,
+    rules.API_DEFAULTS) choose which are reported. The rules that read the
+    source (rst2.lint) run only when one of them is enabled.
     """
     chosen = _dialects.get(dialect)
-    items = columns.add(text, rules.name(chosen.check(text)))
-    items = suppressions.apply(text, items)
-    allowed = rules.DEFAULTS if enabled is None else enabled
+    allowed = rules.API_DEFAULTS if enabled is None else enabled
+    linted = allowed & rules.LINT
+    if linted:
+        from .. import lint
+
+        items, document = chosen.checked(text)
+        items = columns.add(text, rules.name(items))
+        found = lint.find(text, document, chosen, linted)
+        if found:
+            # In line order, docutils' own messages first on a line: their
+            # order among themselves is kept (a stable sort).
+            items = sorted(items + found, key=lambda item: item.get("line") or 0)
+    else:
+        items = columns.add(text, rules.name(chosen.check(text)))
+    items = suppressions.apply(text, items, rules.LINT - linted)
     return [item for item in items if item["rule"] in allowed]
 
 

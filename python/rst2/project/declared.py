@@ -77,12 +77,13 @@ def dialect_for(dialect, roles=(), directives=(), literal=(), substitutions=()):
     declared.directives = dict(dialect.directives, **added_directives)
     names = frozenset(_key(s) for s in substitutions)
     if names:
-        base_check = declared.check
+        base_checked = declared.checked
 
-        def check(source):
-            return [item for item in base_check(source) if not _declared_substitution(item, names)]
+        def checked(source):
+            items, document = base_checked(source)
+            return [item for item in items if not _declared_substitution(item, names)], document
 
-        declared.check = check
+        declared.checked = checked
     return declared
 
 

@@ -209,8 +209,13 @@ def _covers(suppression, line):
     return False
 
 
-def apply(text, items):
-    """``items`` without the problems a suppression silences, with one item per unused suppression."""
+def apply(text, items, not_run=frozenset()):
+    """``items`` without the problems a suppression silences, with one item per unused suppression.
+
+    ``not_run``: the rules whose findings were not looked for (rst2.lint's,
+    when no request enabled them); a suppression of those alone silenced
+    nothing only because nothing was looked for, and is not reported.
+    """
     if "rst2:" not in text:
         return items
     suppressions = find(text)
@@ -228,18 +233,18 @@ def apply(text, items):
         if not silenced:
             kept.append(item)
     for suppression in suppressions:
-        kept.extend(_unused(suppression))
+        kept.extend(_unused(suppression, not_run))
     return kept
 
 
-def _unused(suppression):
+def _unused(suppression, not_run=frozenset()):
     if suppression.over:
         yield _item(suppression, "More than %d suppression comments: this one and those after it are not honoured." % MAX_SUPPRESSIONS)
         return
     if not suppression.names:
         unused = [] if suppression.used else [None]
     else:
-        unused = [name for name in suppression.names if name not in suppression.used]
+        unused = [name for name in suppression.names if name not in suppression.used and not _only(name, not_run)]
     for name in unused:
         if name is None:
             message = "This suppression silenced nothing."
@@ -248,6 +253,14 @@ def _unused(suppression):
         else:
             message = 'This suppression of "%s" silenced nothing.' % name
         yield _item(suppression, message)
+
+
+def _only(name, codes):
+    """Whether ``name`` stands for rules, all of them among ``codes``."""
+    if not codes:
+        return False
+    named = [code for code in rules.CODES if name == "ALL" or code == name or code.startswith(name + "-")]
+    return bool(named) and all(code in codes for code in named)
 
 
 def _item(suppression, message):

@@ -69,10 +69,10 @@ class PypiDialect(Dialect):
         if isinstance(writer, html5_polyglot.Writer):
             writer.translator_class = ReadmeTranslator
 
-    def check(self, source):
+    def checked(self, source):
         # The HTML writer runs too: PyPI's render fails on its messages as well.
-        items, parts, _ = collect(source, "html5", self, stylesheet_path=[], stylesheet_dirs=[], embed_stylesheet=False)
-        return items + _no_content(parts)
+        items, parts, document = collect(source, "html5", self, stylesheet_path=[], stylesheet_dirs=[], embed_stylesheet=False)
+        return items + _no_content(parts), document
 
     def refuse_if_rejected(self, items):
         if items:
