@@ -124,7 +124,7 @@ export async function check(args: string[]): Promise<number> {
   const a = checkArgs(args);
   const isolated = a.flags.has('isolated');
   const settings = new ProjectSettings({ configFile: a.values.config, isolated });
-  const found = findFiles(a.positionals, settings);
+  const found = findFiles(a.positionals, settings, (message) => process.stderr.write(`rst2: warning: ${message}\n`));
   if (found.length === 0) process.stderr.write(`rst2: no files to check in ${a.positionals.join(' ')}\n`);
   // Every file is read before any is checked or changed: one that cannot be read stops the command with none touched.
   const jobs: Job[] = [];

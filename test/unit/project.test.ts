@@ -156,6 +156,16 @@ describe('project: configuration, overrides, rules, globs, .gitignore, the walk'
     }
   });
 
+  it('skips, with a warning, a link that loops on itself found while walking, and checks the rest', function () {
+    const root = make({ 'docs/a.rst': '' });
+    fs.symlinkSync('loop.rst', path.join(root, 'docs/loop.rst'));
+    const warnings: string[] = [];
+    const found = findFiles([path.join(root, 'docs')], new ProjectSettings({ isolated: true }), (m) => warnings.push(m)).map((f) => path.basename(f.shown));
+    expect(found).to.deep.equal(['a.rst']);
+    expect(warnings).to.have.length(1);
+    expect(warnings[0]).to.match(/cannot read .*loop\.rst: .*ELOOP.*\(skipped\)/);
+  });
+
   it("finds a file's conf.py in its folder or above, no higher than the ceiling", function () {
     const root = make({ 'docs/conf.py': '', 'docs/a/b/x.rst': '', 'conf.py': '' });
     expect(findSphinxConf(path.join(root, 'docs/a/b'), root)).to.equal(path.join(root, 'docs/conf.py'));
