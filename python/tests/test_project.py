@@ -209,7 +209,23 @@ open("/etc/passwd")
         found = sphinx_conf.read(source)
         self.assertEqual(found["substitutions"], [])
         self.assertEqual(found["roles"], [])
-        self.assertEqual([note["message"].split()[0] for note in found["notes"]], ["rst_prolog"])
+        self.assertEqual([note["message"].split()[0] for note in found["notes"]], ["extlinks", "rst_prolog"])
+
+    def test_all_values_together_stay_small(self):
+        # Each under MAX_VALUE, together gigabytes: the read stops building at MAX_TOTAL.
+        import tracemalloc
+
+        source = "l = ['x']\n" + "l += l\n" * 15 + "".join("b%d = l + l\n" % n for n in range(2000))
+        source += "extlinks = {}\n" + "".join("extlinks['k%d'] = ('a', 'b')\n" % n for n in range(3000))
+        tracemalloc.start()
+        try:
+            found = sphinx_conf.read(source + "extensions = ['sphinx.ext.todo']\n")
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        self.assertLess(peak, 200 * 1024 * 1024)
+        self.assertIn("todo", found["directives"])
+        self.assertIn("extlinks", [note["message"].split()[0] for note in found["notes"]])
 
     def test_through_the_worker_entry(self):
         reply = json.loads(api.handle("conf", 'extlinks = {"pypi": ("https://pypi.org/project/%s/", "%s")}\n'))

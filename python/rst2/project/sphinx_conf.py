@@ -28,11 +28,19 @@ class _Unknown(Exception):
 # A value is read only while it stays this small: `x += x` twenty times over
 # would otherwise double a string to gigabytes without running anything.
 MAX_VALUE = 100_000
+# And all the values one read builds, together: under MAX_VALUE each, a
+# thousand ``bN = l + l`` would still make gigabytes, and ``d["k"] = v``
+# a thousand times copies d each time.
+MAX_TOTAL = 2_000_000
+
+_spent = [0]
 
 
 def _bounded(value):
-    if isinstance(value, (str, list, dict)) and len(value) > MAX_VALUE:
-        raise _Unknown()
+    if isinstance(value, (str, list, dict)):
+        _spent[0] += len(value)
+        if len(value) > MAX_VALUE or _spent[0] > MAX_TOTAL:
+            raise _Unknown()
     return value
 
 
@@ -84,6 +92,14 @@ def _merge(old, new):
 
 def read(source):
     """What ``conf.py`` tells check: extensions, roles, directives, substitutions, primary_domain, default_role, notes."""
+    _spent[0] = 0
+    try:
+        return _read(source)
+    except (MemoryError, RecursionError):
+        return _result({}, [{"line": None, "message": "conf.py is too large or too deep to read; its names are unknown to check."}])
+
+
+def _read(source):
     notes = []
     try:
         tree = ast.parse(source)
@@ -102,7 +118,11 @@ def read(source):
                 for target in node.targets:
                     if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and isinstance(names.get(target.value.id), dict):
                         # extlinks["gh"] = (...): one more key
-                        names[target.value.id] = _bounded({**names[target.value.id], _static(target.slice, names): _static(node.value, names)})
+                        try:
+                            names[target.value.id] = _bounded({**names[target.value.id], _static(target.slice, names): _static(node.value, names)})
+                        except (_Unknown, TypeError, ValueError, RecursionError):
+                            names.pop(target.value.id, None)
+                            note(node, target.value.id)
                     elif isinstance(target, ast.Name):
                         try:
                             names[target.id] = _static(node.value, names)
