@@ -113,3 +113,37 @@ describe('an engine that cannot start', () => {
     expect((error as Error).message).to.match(/python workers cannot start: .*nonexistent/);
   });
 });
+
+describe('a snapshot that will not load', () => {
+  it('costs a plain boot, not the service, and is removed so that the next start makes it again', async function () {
+    this.timeout(180_000);
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const { PythonEngine } = await import('../src/engines/python/engine.js');
+    const { snapshotKey } = await import('../src/engines/python/snapshot.js');
+    const { createLogger } = await import('../src/log.js');
+    const { paths } = await import('../src/paths.js');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rst2-snapshot-'));
+    try {
+      const bundlePath = path.join(dir, 'bundle.tar');
+      fs.symlinkSync(paths.pythonBundle, bundlePath);
+      fs.copyFileSync(path.join(path.dirname(paths.pythonBundle), 'manifest.json'), path.join(dir, 'manifest.json'));
+      const boot = { bundlePath, pythonSources: paths.pythonSources, stylesDir: paths.styles };
+      // What a full disk leaves: the right name, a few bytes of content.
+      const snapshot = path.join(dir, `snapshot-${snapshotKey(boot)}.bin`);
+      fs.writeFileSync(snapshot, 'not a snapshot');
+      const engine = new PythonEngine({ workers: 1, queueLimit: 1, timeoutMs: 60_000, ...boot, log: createLogger('silent') });
+      try {
+        await engine.start();
+        const problems = await engine.check('Long title\n=====\n');
+        expect(problems.map((p) => p.rule)).to.deep.equal(['title-underline-too-short']);
+      } finally {
+        await engine.close();
+      }
+      expect(fs.existsSync(snapshot)).to.equal(false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

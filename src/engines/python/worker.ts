@@ -3,6 +3,7 @@
  * memory snapshot when there is one, else plainly (boot.ts); it renders one
  * document to warm up, then serves jobs one at a time.
  */
+import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 
 import { Code, documentErrorCode } from '../../errors.js';
@@ -21,8 +22,24 @@ const contract = readContract(data.pythonSources);
 
 type Handle = (op: string, source: string, options: string) => string;
 
+/**
+ * The interpreter: from the snapshot when there is one. A snapshot that
+ * will not load (cut short by a full disk, or not what this Pyodide makes)
+ * is removed, so that the next start makes it again, and this worker boots
+ * plainly: a broken cache file must cost a slower start, not the service.
+ */
+async function interpreter(): ReturnType<typeof bootPlain> {
+  if (!data.snapshotPath) return bootPlain(data);
+  try {
+    return await bootFromSnapshot(data.snapshotPath, data);
+  } catch {
+    fs.rmSync(data.snapshotPath, { force: true });
+    return bootPlain(data);
+  }
+}
+
 async function boot(): Promise<{ handle: Handle; heapBytes: () => number }> {
-  const py = data.snapshotPath ? await bootFromSnapshot(data.snapshotPath, data) : await bootPlain(data);
+  const py = await interpreter();
   const handle = py.pyimport('rst2.api').handle as Handle;
   if (data.limits) {
     const configure = py.pyimport('rst2.limits').configure as (maxOutputBytes: number, maxNestingDepth: number) => void;
