@@ -32,8 +32,9 @@ def add(text, items):
         return items
     lines = text.splitlines()
     placed = []
+    folded = {}  # line number -> that line lowercased: a long line with many problems is lowered once
     for item in items:
-        column = item["column"] if "column" in item else column_of(item, lines)
+        column = item["column"] if "column" in item else column_of(item, lines, folded)
         ordered = {key: item[key] for key in ORDER[:3] if key in item}
         ordered["column"] = column
         ordered.update((key, value) for key, value in item.items() if key != "column")
@@ -65,7 +66,7 @@ def _start_string(message, text):
     return None
 
 
-def column_of(item, lines):
+def column_of(item, lines, folded_lines=None):
     line = item.get("line")
     if line is None:
         return None
@@ -79,7 +80,12 @@ def column_of(item, lines):
     if quoted:
         name = quoted.group(1)
         # Lowercasing may change a string's length (U+0130): then match as written.
-        folded = text.lower() if len(text.lower()) == len(text) else text
+        folded = None if folded_lines is None else folded_lines.get(line)
+        if folded is None:
+            lowered = text.lower()
+            folded = lowered if len(lowered) == len(text) else text
+            if folded_lines is not None:
+                folded_lines[line] = folded
         for shape in _SHAPES.get(item.get("rule"), ()) + ("%s",):
             found = folded.find((shape % name).lower() if folded is not text else shape % name)
             if found != -1:
