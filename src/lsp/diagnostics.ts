@@ -45,15 +45,31 @@ export function problemRange(item: CheckItem, at: CheckCoordinates): Range {
   if (first) return at.editRange(first);
   if (item.line === null || item.column === null) return at.lineRange(item.line);
   const start = START_STRING.exec(item.message)?.[1];
-  if (start !== undefined) return startStringRange(item.line, START_AT[start]!, at) ?? at.lineRange(item.line);
+  if (start !== undefined) return startStringRangeOnce(item.line, start, at) ?? at.lineRange(item.line);
   const name = QUOTED.exec(item.message)?.[1];
-  const rest = [...at.lineText(item.line)].slice(item.column - 1).join('');
-  if (name === undefined || !rest.toLowerCase().startsWith(name.toLowerCase())) return at.lineRange(item.line);
+  if (name === undefined) return at.lineRange(item.line);
+  // Only as much of the line as the name could fill (two UTF-16 units a code point at most), not the whole line for each problem.
+  const from = at.offset(item.line, item.column);
+  const end = at.lineEnd(item.line);
+  const rest = at.slice(from, Math.min(end, from + 2 * name.length));
+  if (!rest.toLowerCase().startsWith(name.toLowerCase())) return at.lineRange(item.line);
   return span(at, item.line, item.column, [...name].length);
 }
 
 function span(at: CheckCoordinates, line: number, column: number, length: number): Range {
   return at.editRange({ line, column, endLine: line, endColumn: column + length, text: '' });
+}
+
+// A paragraph's unclosed start-strings are all reported on its first line:
+// the search is made once per line and kind for the coordinates of one text.
+const startStrings = new WeakMap<CheckCoordinates, Map<string, Range | undefined>>();
+
+function startStringRangeOnce(line: number, kind: string, at: CheckCoordinates): Range | undefined {
+  let known = startStrings.get(at);
+  if (known === undefined) startStrings.set(at, (known = new Map()));
+  const key = `${line} ${kind}`;
+  if (!known.has(key)) known.set(key, startStringRange(line, START_AT[kind]!, at));
+  return known.get(key);
 }
 
 /** The first place in the paragraph from `line` where the start-string may start. */

@@ -70,6 +70,17 @@ export class CheckCoordinates {
     return { start: this.position(edit.line, edit.column), end: this.position(edit.endLine, edit.endColumn) };
   }
 
+  /** The UTF-16 offset where a docutils line's text ends (before its break); the text's end past the last line. */
+  lineEnd(line: number): number {
+    const { ends } = this.lines;
+    return line >= 1 && line <= ends.length ? ends[line - 1]! : this.text.length;
+  }
+
+  /** The checked text between two UTF-16 offsets. */
+  slice(from: number, to: number): string {
+    return this.text.slice(from, to);
+  }
+
   /** A docutils line's text without its line break ('' past the end). */
   lineText(line: number): string {
     const { starts, ends } = this.lines;
