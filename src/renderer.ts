@@ -13,7 +13,7 @@ import { asDialect } from './dialects.js';
 import type { Document } from './documents/document.js';
 import type { CheckItem } from './engines/python/protocol.js';
 import { renderPdf, type PdfDeps } from './pdf/pipeline.js';
-import { listOptions, option, RENDERED_TYPE, type ProblemReport, type RenderOperation, type RenderOptions } from './rendering.js';
+import { projectOptions, option, RENDERED_TYPE, type ProblemReport, type RenderOperation, type RenderOptions } from './rendering.js';
 
 export interface RenderDeps extends PdfDeps {
   cache: RenderCache;
@@ -67,11 +67,11 @@ export class Renderer {
         return { body: Buffer.from(out.html, 'utf8'), type: RENDERED_TYPE.html };
       }
       case 'check': {
-        const items: CheckItem[] = await this.deps.python.check(doc.text, dialect, listOptions(options));
+        const items: CheckItem[] = await this.deps.python.check(doc.text, dialect, projectOptions(options));
         return { body: Buffer.from(JSON.stringify(items), 'utf8'), type: RENDERED_TYPE.check };
       }
       case 'fix': {
-        const fixed = await this.deps.python.fix(doc.text, dialect, option(options, 'unsafe') === '1', listOptions(options));
+        const fixed = await this.deps.python.fix(doc.text, dialect, option(options, 'unsafe') === '1', projectOptions(options));
         return { body: Buffer.from(JSON.stringify(fixed), 'utf8'), type: RENDERED_TYPE.fix };
       }
     }

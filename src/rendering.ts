@@ -38,6 +38,15 @@ export const LIST_OPTIONS = {
 
 export type ListOption = keyof typeof LIST_OPTIONS;
 
+/** The render option of check's and fix's line length (line-too-long), present only when given. */
+export const LINE_LENGTH_OPTION = 'line-length';
+
+/** What check and fix pass the engine beyond the dialect: the lists and the line length given. */
+export function projectOptions(options: RenderOptions): Partial<Record<ListOption, string[]>> & { line_length?: number } {
+  const length = options[LINE_LENGTH_OPTION];
+  return length === undefined ? listOptions(options) : { ...listOptions(options), line_length: Number(length) };
+}
+
 /** The list options given, as the engine takes them. */
 export function listOptions(options: RenderOptions): Partial<Record<ListOption, string[]>> {
   const lists: Partial<Record<ListOption, string[]>> = {};

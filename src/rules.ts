@@ -47,14 +47,24 @@ export const API_FAMILIES: ReadonlySet<RuleFamily> = new Set(['docutils', 'rst2'
 /** Every rule on by default, of every family: where the command line, the language server and the editor page start. */
 export const DEFAULT_RULES: readonly string[] = Object.freeze(RULES.filter((r) => r.default).map((r) => r.code));
 
+/** A code, the codes a prefix ending at a hyphen starts, or else a family's (`docutils` stays the prefix it always was). */
+function byCodeOrPrefix(name: string): string[] {
+  const matched = CODES.filter((code) => code === name || code.startsWith(`${name}-`));
+  return matched.length > 0 ? matched : RULES.filter((r) => r.family === name).map((r) => r.code);
+}
+
 /** The codes a name stands for; an error naming it when it stands for none. */
 export function expandRule(name: string): string[] {
   const trimmed = name.trim();
   const found =
-    trimmed === 'ALL' ? CODES : trimmed === 'DEFAULT' ? [...DEFAULT_RULES] : CODES.filter((code) => code === trimmed || code.startsWith(`${trimmed}-`));
+    trimmed === 'ALL'
+      ? CODES
+      : trimmed === 'DEFAULT'
+        ? [...DEFAULT_RULES]
+        : byCodeOrPrefix(trimmed);
   if (found.length === 0) {
     const shown = trimmed.slice(0, 100);
-    throw new ServiceError(Code.unknown_rule, `Unknown rule ${JSON.stringify(shown)}: not a rule, a prefix of rules ending at a hyphen, ALL or DEFAULT (docs/rules.rst lists them).`, {
+    throw new ServiceError(Code.unknown_rule, `Unknown rule ${JSON.stringify(shown)}: not a rule, a prefix of rules ending at a hyphen, a family, ALL or DEFAULT (docs/rules.rst lists them).`, {
       details: { rule: shown },
     });
   }

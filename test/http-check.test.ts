@@ -74,6 +74,25 @@ describe('syntax check over HTTP', () => {
       expect(((await res.json()) as { error: object }).error).to.include({ code: 'unknown_rule', rule: 'nosuch-rule' });
     });
 
+    it('leave the rules that read the source to those who ask: DEFAULT is what the command line reports', async () => {
+      const spaced = 'Text.  \nmore\ttext and more\n';
+      const ask = async (params: Record<string, string>): Promise<string[]> =>
+        ((await (await api(s, `/1.0/rst2/check${query({ rst: spaced, ...params })}`)).json()) as Item[]).map((i) => i.rule);
+      expect(await ask({})).to.deep.equal([]);
+      expect(await ask({ select: 'DEFAULT' })).to.deep.equal(['trailing-whitespace', 'tab']);
+      expect(await ask({ select: 'whitespace' })).to.deep.equal(['trailing-whitespace', 'tab']);
+      expect(await ask({ select: 'line-too-long', line_length: '8' })).to.deep.equal(['line-too-long']);
+      expect(await ask({ select: 'line-too-long' })).to.deep.equal([]);
+    });
+
+    it('refuse a line_length that is not a whole number from 1 to 1000 with 400 invalid_line_length', async () => {
+      for (const bad of ['0', '1001', '8.5', 'x']) {
+        const res = await api(s, `/1.0/rst2/check${query({ rst: src, select: 'line-too-long', line_length: bad })}`);
+        expect(res.status, bad).to.equal(400);
+        expect(((await res.json()) as { error: object }).error).to.include({ code: 'invalid_line_length', line_length: bad });
+      }
+    });
+
     it('choose what fix fixes', async () => {
       const res = await api(s, `/1.0/rst2/fix${query({ rst: src, select: 'unknown-role', format: 'json' })}`);
       expect(res.status).to.equal(200);

@@ -5,6 +5,7 @@ destroyed by hand, and makes every failure a value instead of a PythonError
 whose message may be megabytes of traceback.
 """
 
+import copy
 import json
 import traceback
 
@@ -26,14 +27,19 @@ OPERATIONS = {
 
 
 def _dialect(options):
-    """The options' dialect, knowing the names the project declared."""
-    return declared.dialect_for(
+    """The options' dialect, knowing the names the project declared (and its line length, which line-too-long reads)."""
+    chosen = declared.dialect_for(
         dialects.get(options.get("dialect", "docutils")),
         options.get("roles", ()),
         options.get("directives", ()),
         options.get("literal_directives", ()),
         options.get("substitutions", ()),
     )
+    length = options.get("line_length")
+    if isinstance(length, int) and 1 <= length <= 1000:
+        chosen = copy.copy(chosen)
+        chosen.line_length = length
+    return chosen
 
 
 # The problems of the last check, by its text and options: a language

@@ -49,6 +49,22 @@ OWN = frozenset(rule.code for rule in RULES if rule.family == "rst2")
 _MATCHING = tuple(rule for rule in RULES if rule.patterns)
 
 
+FAMILIES = frozenset(rule.family for rule in RULES)
+_FAMILY_OF = {rule.code: rule.family for rule in RULES}
+
+
+# A family's name stands for its rules unless it is a prefix of codes, which
+# it has always meant (``docutils`` is docutils-warning, -error, -severe).
+_PREFIXES = frozenset(code.rsplit("-", n)[0] for code in CODES for n in range(1, code.count("-") + 1))
+
+
+def names(name, code):
+    """Whether a rule name as a user writes it (a code, a prefix ending at a hyphen, a family, ALL) stands for ``code``."""
+    if name == "ALL" or code == name or code.startswith(name + "-"):
+        return True
+    return name not in _PREFIXES and _FAMILY_OF.get(code) == name
+
+
 def rule_of(message, level):
     """The code of the rule naming a problem: its message's, else its level's fallback."""
     for rule in _MATCHING:

@@ -53,13 +53,27 @@ class RuleTable(unittest.TestCase):
         from rst2.fixes import RULES as FIXES
 
         fix_codes = {fix.code for fix in FIXES}
-        named = {rule.fix for rule in rules.RULES if rule.fix}
+        # A lint rule's fix is made with its finding (rst2.lint), under the rule's own code.
+        named = {rule.fix for rule in rules.RULES if rule.fix and rule.code not in rules.LINT}
+        self.assertEqual({rule.fix for rule in rules.RULES if rule.fix and rule.code in rules.LINT} - {rule.code for rule in rules.RULES}, set())
         self.assertEqual(named, fix_codes)
 
     def test_every_rule_but_the_fallbacks_and_our_own_has_a_pattern(self):
         self.assertEqual(rules.OWN, {"unused-suppression"})
         for rule in rules.RULES:
-            self.assertEqual(bool(rule.patterns), rule.code not in rules.FALLBACK.values() and rule.code not in rules.OWN, rule.code)
+            named_by_message = rule.code not in rules.FALLBACK.values() and rule.code not in rules.OWN and rule.code not in rules.LINT
+            self.assertEqual(bool(rule.patterns), named_by_message, rule.code)
+
+    def test_families(self):
+        self.assertEqual({rule.family for rule in rules.RULES} - {"docutils", "rst2", "code", "markup", "whitespace"}, set())
+        # A request that chooses no rules gets exactly what it got before the lint families.
+        self.assertEqual(rules.API_DEFAULTS, {rule.code for rule in rules.RULES if rule.default and rule.family in ("docutils", "rst2")})
+        self.assertLess(rules.API_DEFAULTS, rules.DEFAULTS)
+
+    def test_lint_rules_are_found_by_a_checker(self):
+        from rst2 import lint
+
+        self.assertEqual(rules.LINT, lint.codes())
 
 
 class NamedProblems(unittest.TestCase):
@@ -116,7 +130,10 @@ class DocsPage(unittest.TestCase):
         self.assertEqual([row["code"] for row in rows], list(rules.CODES))
         for row in rows:
             self.assertTrue(row["summary"].endswith("."), row)
-            self.assertIs(row["default"], True)
+            self.assertIsInstance(row["default"], bool)
+            # Every rule of docutils' messages is on: a problem docutils reports is one.
+            if row["family"] in ("docutils", "rst2"):
+                self.assertIs(row["default"], True)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ import { Code } from '../errors.js';
 import { choose, OPTIONS, type OptionSpec } from '../options.js';
 import { paths } from '../paths.js';
 import { shownPath } from '../project/config-file.js';
+import { isLineLength } from '../project/config-keys.js';
 import { fileChoice, type FileChoice } from '../project/file-choice.js';
 import type { RuleLayer } from '../project/rule-layers.js';
 import { ProjectSettings, type FileSettings } from '../project/settings.js';
@@ -39,12 +40,12 @@ import { withPython } from './python-engine.js';
 export const CHECK_USAGE = [
   'usage: rst2 check PATH... [--format text|json|github|sarif|junit] [--dialect D]',
   '                  [--select RULES] [--ignore RULES] [--extend-select RULES]',
-  '                  [--config FILE | --isolated] [--docs-url URL]',
+  '                  [--line-length N] [--config FILE | --isolated] [--docs-url URL]',
   '       rst2 check --fix|--diff [--unsafe] [same options] PATH...',
   'PATH: a file (always checked), a folder (walked for *.rst and the extensions',
   'configured, skipping hidden folders, _build, node_modules and what .gitignore',
   'ignores), or - for standard input (alone). RULES: comma-separated rule codes,',
-  'prefixes ending at a hyphen, or ALL. Exit status: 0 nothing found, 1 problems',
+  'prefixes ending at a hyphen, ALL or DEFAULT. Exit status: 0 nothing found, 1 problems',
   'found, 2 usage, configuration or internal error.',
 ].join('\n');
 
@@ -60,6 +61,7 @@ const CHECK_OPTIONS: Record<string, ArgSpec> = {
   config: { kind: 'value' },
   isolated: { kind: 'flag' },
   'docs-url': { kind: 'value' },
+  'line-length': { kind: 'value' },
 };
 
 const FORMAT: OptionSpec = { name: 'format', description: 'How check prints its findings.', values: () => FORMAT_NAMES, default: 'text', code: Code.unknown_format };
@@ -99,9 +101,9 @@ interface Job {
 }
 
 /** What the engine is asked with for one file: its project's choices, its conf.py's names, the flags over them. */
-async function choiceFor(job: Job, dialectFlag: Dialect | undefined, cliRules: RuleLayer, confs: SphinxConfs): Promise<FileChoice> {
+async function choiceFor(job: Job, dialectFlag: Dialect | undefined, cliRules: RuleLayer, confs: SphinxConfs, lineLength: number | undefined): Promise<FileChoice> {
   const sphinx = job.confPy === undefined ? undefined : await confs.names(job.confPy);
-  return fileChoice(job.settings, sphinx, dialectFlag, cliRules);
+  return fileChoice(job.settings, sphinx, dialectFlag, cliRules, lineLength);
 }
 
 function checkArgs(args: string[]) {
@@ -117,7 +119,10 @@ function checkArgs(args: string[]) {
   const format = choose(FORMAT, values.format, catalogue) as FormatName;
   if (mode !== undefined && values.format !== undefined && format !== 'text') throw new UsageError(`--format ${format} does not go with --fix or --diff, which print text`);
   const dialect = values.dialect === undefined ? undefined : (choose(OPTIONS.Dialect, values.dialect, catalogue) as Dialect);
-  return { positionals, flags, values, mode, format, dialect, cliRules: commandLineRules(values), rulePage: rulePages(values['docs-url']) };
+  const given = values['line-length'];
+  const lineLength = given === undefined ? undefined : /^\d{1,4}$/.test(given) ? Number(given) : NaN;
+  if (lineLength !== undefined && !isLineLength(lineLength)) throw new UsageError(`--line-length takes a whole number of characters from 1 to 1000, got ${JSON.stringify(given)}`);
+  return { positionals, flags, values, mode, format, dialect, lineLength, cliRules: commandLineRules(values), rulePage: rulePages(values['docs-url']) };
 }
 
 export async function check(args: string[]): Promise<number> {
@@ -148,7 +153,7 @@ export async function check(args: string[]): Promise<number> {
       (source) => python.readConf(source),
       (file, line, message) => process.stderr.write(`rst2: ${shownPath(file)}${line === null ? '' : `:${line}`}: ${message}\n`),
     );
-    const chosen = (job: Job) => choiceFor(job, a.dialect, a.cliRules, confs);
+    const chosen = (job: Job) => choiceFor(job, a.dialect, a.cliRules, confs, a.lineLength);
     if (a.mode !== undefined) {
       const unsafe = a.flags.has('unsafe');
       const results = inOrder(jobs, workers, async (job): Promise<FixResult> => {

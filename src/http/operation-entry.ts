@@ -146,7 +146,7 @@ export function operationErrors(op: OperationEntry, method: Method): ErrorCode[]
   const codes: ErrorCode[] = [];
   if (op.kind === 'render' || op.kind === 'token') {
     codes.push(...PARAMETER_ERRORS, ...INPUT_ERRORS, ...op.sources.flatMap((s) => SOURCE_ERRORS[s]));
-    if (op.kind === 'render') codes.push(...op.options.map((o) => o.code), ...(op.rules ? [Code.unknown_rule] : []));
+    if (op.kind === 'render') codes.push(...op.options.map((o) => o.code), ...(op.rules ? [Code.unknown_rule, Code.invalid_line_length] : []));
     if (method === 'post') codes.push(...BODY_ERRORS);
   } else if (op.kind === 'token-source' || op.kind === 'token-delete') codes.push(...PARAMETER_ERRORS);
   codes.push(...op.errors, Code.internal);

@@ -20,6 +20,8 @@ export interface FileChoice {
   directives?: string[];
   literalDirectives?: string[];
   substitutions?: string[];
+  /** The longest line line-too-long lets through. */
+  lineLength?: number;
 }
 
 export interface Override extends FileChoice {
@@ -54,6 +56,7 @@ const CHOICE_KEYS = {
   directives: 'directives',
   'literal-directives': 'literalDirectives',
   substitutions: 'substitutions',
+  'line-length': 'lineLength',
 } as const satisfies Record<string, keyof FileChoice>;
 
 const TOP_KEYS = ['include', 'exclude', 'extensions', 'overrides'] as const;
@@ -113,6 +116,19 @@ function dialect(place: KeyPlace, key: string, value: unknown): Dialect {
   return value as Dialect;
 }
 
+export const MAX_LINE_LENGTH = 1000;
+
+/** A line length: a whole number of characters from 1 to MAX_LINE_LENGTH. */
+export function isLineLength(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= MAX_LINE_LENGTH;
+}
+
+function lineLength(place: KeyPlace, key: string, value: unknown): number {
+  const expected = `a whole number of characters from 1 to ${MAX_LINE_LENGTH}`;
+  if (!isLineLength(value)) throw wrong(place, key, expected, `expected ${expected}, got ${kind(value)}`);
+  return value;
+}
+
 /** The FileChoice keys of `table`; `allowed` are the other keys that may be there, anything else is an error. */
 function choice(place: KeyPlace, at: string, table: Table, allowed: readonly string[]): FileChoice {
   const out: FileChoice = {};
@@ -125,6 +141,7 @@ function choice(place: KeyPlace, at: string, table: Table, allowed: readonly str
     }
     const field = CHOICE_KEYS[key as keyof typeof CHOICE_KEYS];
     if (field === 'dialect') out.dialect = dialect(place, where, value);
+    else if (field === 'lineLength') out.lineLength = lineLength(place, where, value);
     else if (RULE_KEYS.has(key)) out[field] = ruleNames(place, where, value);
     else out[field] = stringList(place, where, value, 'a list of names without spaces', (s) => NAME.test(s));
   }

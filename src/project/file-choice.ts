@@ -21,11 +21,13 @@ export interface FileChoice {
  * setting), which wins; else the config's for the file; else `sphinx` in a
  * Sphinx project (a conf.py means one); else docutils. `sphinx`: the names
  * of the file's conf.py, if it has one. `rules`: the caller's own layer of
- * choices, on top of the config's.
+ * choices, on top of the config's; `lineLength`, the caller's, over the config's.
  */
-export function fileChoice(settings: FileSettings, sphinx: SphinxNames | undefined, dialect?: Dialect, rules?: RuleLayer): FileChoice {
+export function fileChoice(settings: FileSettings, sphinx: SphinxNames | undefined, dialect?: Dialect, rules?: RuleLayer, lineLength?: number): FileChoice {
   const unique = (...lists: (readonly string[] | undefined)[]): string[] => [...new Set(lists.flatMap((l) => l ?? []))];
   const project: ProjectChoice = { rules: stackRules(rules === undefined ? settings.ruleLayers : [...settings.ruleLayers, rules]) };
+  const length = lineLength ?? settings.lineLength;
+  if (length !== undefined) project.line_length = length;
   const names = settings.names;
   const lists = {
     roles: unique(names.roles, sphinx?.roles),

@@ -38,6 +38,8 @@ export interface FileSettings {
   /** The config's rule choices, top level first, then each matching override. */
   ruleLayers: RuleLayer[];
   names: DeclaredNames;
+  /** The line length the config sets for the file (the last override that sets one wins). */
+  lineLength?: number | undefined;
 }
 
 /** What a walk takes from a folder's config: which files it picks up. */
@@ -113,13 +115,15 @@ export class ProjectSettings {
     const relative = relativeTo(config.root, absolute);
     for (const o of this.compile(config).overrides) if (o.test(relative)) choices.push(o.choice);
     let dialect: Dialect | undefined;
+    let lineLength: number | undefined;
     const ruleLayers: RuleLayer[] = [];
     for (const choice of choices) {
       dialect = choice.dialect ?? dialect;
+      lineLength = choice.lineLength ?? lineLength;
       ruleLayers.push({ select: choice.select, ignore: choice.ignore, extendSelect: choice.extendSelect });
       for (const key of NAME_KEYS) union(names[key], choice[key]);
     }
-    return { config, dialect, ruleLayers, names };
+    return { config, dialect, ruleLayers, names, lineLength };
   }
 }
 

@@ -24,6 +24,8 @@ class Dialect:
     """Plain docutils; subclasses add roles, directives, transforms, settings."""
 
     name = "docutils"
+    #: The longest line line-too-long allows; None: its default (rst2.lint.whitespace).
+    line_length = None
     #: Role name -> role function, directive name -> Directive class.
     roles = {}
     directives = {}

@@ -23,6 +23,8 @@ class LintDocument:
 
     def __init__(self, text, document, dialect, enabled):
         self.text = text
+        #: The longest line line-too-long lets through: the request's, carried by its dialect (rst2.api).
+        self.line_length = getattr(dialect, "line_length", None)
         self.source = Source(text)
         self.document = document
         self.dialect = dialect
@@ -43,6 +45,10 @@ def find(text, document, dialect, enabled):
     for found, run in CHECKERS:
         if found & enabled:
             items.extend(item for item in run(doc) if item["rule"] in enabled)
+    for found in items:
+        # As docutils' messages: the reported line is the context, unless the rule gave its block.
+        if "context" not in found:
+            found["context"] = doc.source.line(found["line"]) or "" if found.get("line") else ""
     items.sort(key=lambda item: (item.get("line") or 0, item.get("column") or 0))
     return items
 
@@ -53,3 +59,7 @@ def item(rule, line, column, message, kind="warning", fix=None, fix_code=None):
     if fix is not None:
         found["fix"] = dict(fix, rule=fix_code or rule)
     return found
+
+
+# The checkers, one module each (each appends itself to CHECKERS).
+from . import whitespace  # noqa: E402,F401

@@ -6,7 +6,7 @@ none is named) from the comment to the end of the file or to an
 RULE…`` silences them in the next block alone: the next paragraph, list,
 table, section title or directive, with everything indented under it. A
 rule is named by its code, by a prefix ending at a hyphen (``title``), or
-by ``ALL``. To docutils these are comments, so rendering never shows them.
+by a family or ``ALL``. To docutils these are comments, so rendering never shows them.
 
 A suppression, or a rule it names, that silenced nothing is reported as
 ``unused-suppression``, as ruff reports an unused ``noqa``: a stale comment
@@ -67,7 +67,7 @@ class Suppression:
         if not self.names:
             return ""
         for name in self.names:
-            if name == "ALL" or rule == name or rule.startswith(name + "-"):
+            if rules.names(name, rule):
                 return name
         return None
 
@@ -248,7 +248,7 @@ def _unused(suppression, not_run=frozenset()):
     for name in unused:
         if name is None:
             message = "This suppression silenced nothing."
-        elif name != "ALL" and not any(code == name or code.startswith(name + "-") for code in rules.CODES):
+        elif not any(rules.names(name, code) for code in rules.CODES):
             message = 'This suppression names "%s", which is no rule.' % name
         else:
             message = 'This suppression of "%s" silenced nothing.' % name
@@ -259,7 +259,7 @@ def _only(name, codes):
     """Whether ``name`` stands for rules, all of them among ``codes``."""
     if not codes:
         return False
-    named = [code for code in rules.CODES if name == "ALL" or code == name or code.startswith(name + "-")]
+    named = [code for code in rules.CODES if rules.names(name, code)]
     return bool(named) and all(code in codes for code in named)
 
 

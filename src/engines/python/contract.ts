@@ -64,6 +64,8 @@ export interface CheckOptions {
   substitutions?: string[];
   /** Fixes only for the problems on lines first to last ([first, last], from 1); [] for none. Absent: every problem gets its fix where one is known. */
   fix_lines?: number[];
+  /** The longest line line-too-long lets through, in characters (1 to 1000, checked where it is read); absent: 79. */
+  line_length?: number;
 }
 
 export interface FixOptions {
@@ -81,6 +83,8 @@ export interface FixOptions {
   literal_directives?: string[];
   /** Substitutions the project defines elsewhere: never undefined. */
   substitutions?: string[];
+  /** The longest line line-too-long lets through, in characters (1 to 1000, checked where it is read); absent: 79. */
+  line_length?: number;
 }
 
 /** conf takes no options. */

@@ -39,7 +39,7 @@ export interface LatexOptions {
 }
 
 /** What a project chose beyond the dialect: the rules to report and the names it defines elsewhere (python/rst2/project). */
-export type ProjectChoice = Pick<CheckOptions, 'rules' | 'roles' | 'directives' | 'literal_directives' | 'substitutions'>;
+export type ProjectChoice = Pick<CheckOptions, 'rules' | 'roles' | 'directives' | 'literal_directives' | 'substitutions' | 'line_length'>;
 
 // Python checks its interrupt buffer every few bytecodes; a render that does
 // not stop within this after being interrupted is stuck in C and is killed.
