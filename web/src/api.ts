@@ -71,15 +71,20 @@ export async function renderHtml(text: string, style: string, dialect: string, s
   return (await post('html', text, { style, dialect }, signal)).text();
 }
 
+/**
+ * The rules the page reports: every rule the command line and the editors
+ * report (not only the docutils ones a request that chooses none gets), but
+ * the final line break: text typed in a box is not a file.
+ */
+const PAGE_RULES = { select: 'DEFAULT', ignore: 'missing-final-newline' } as const;
+
 export async function check(text: string, dialect: string, signal: AbortSignal): Promise<CheckMessage[]> {
-  // DEFAULT: every rule the command line and the editors report, not only the
-  // docutils ones a request that chooses none gets.
-  return (await (await post('check', text, { dialect, select: 'DEFAULT' }, signal)).json()) as CheckMessage[];
+  return (await (await post('check', text, { dialect, ...PAGE_RULES }, signal)).json()) as CheckMessage[];
 }
 
 /** The document with every safe fix applied (format=json: the text, the fixes applied and the problems left). */
 export async function fixSafe(text: string, dialect: string): Promise<FixResult> {
-  return (await (await post('fix', text, { dialect, format: 'json', select: 'DEFAULT' })).json()) as FixResult;
+  return (await (await post('fix', text, { dialect, format: 'json', ...PAGE_RULES })).json()) as FixResult;
 }
 
 export interface Pdf {
