@@ -233,3 +233,46 @@ export const PLANTERS: Planter[] = [
     },
   },
 ];
+
+/**
+ * The whitespace rules' mistakes (rst2.lint.whitespace). A list of their
+ * own, drawn with a random stream of their own: the documents PLANTERS
+ * picks stay those it picked before these existed.
+ */
+export const WHITESPACE_PLANTERS: Planter[] = [
+  {
+    name: 'leave trailing spaces on a line of prose',
+    plant(text, random) {
+      const all = lines(text);
+      const i = pick(places(all, (a, i) => /^[A-Za-z].*[a-z.,]$/.test(a[i]!)), random);
+      if (i === null) return null;
+      all[i] = `${all[i]!}${' '.repeat(1 + Math.floor(random() * 3))}`;
+      return all.join('\n');
+    },
+  },
+  {
+    name: 'indent with a tab where eight spaces were',
+    plant(text, random) {
+      const all = lines(text);
+      const i = pick(places(all, (a, i) => /^ {8}\S/.test(a[i]!)), random);
+      if (i === null) return null;
+      all[i] = `\t${all[i]!.slice(8)}`;
+      return all.join('\n');
+    },
+  },
+  {
+    name: 'end a line with a carriage return alone',
+    plant(text, random) {
+      const all = lines(text);
+      const i = pick(places(all, (a, i) => /\S$/.test(a[i]!) && a[i + 1] !== undefined), random);
+      if (i === null) return null;
+      return [...all.slice(0, i), `${all[i]!}\r${all[i + 1]!}`, ...all.slice(i + 2)].join('\n');
+    },
+  },
+  {
+    name: 'drop the final line break',
+    plant(text) {
+      return text.endsWith('\n') ? text.replace(/\n+$/, '') : null;
+    },
+  },
+];

@@ -33,7 +33,7 @@ import path from 'node:path';
 
 import { expect } from 'chai';
 
-import { PLANTERS, seeded } from '../bench/plant.js';
+import { PLANTERS, seeded, WHITESPACE_PLANTERS } from '../bench/plant.js';
 import { paths, projectRoot } from '../src/paths.js';
 import { corpusDocuments, docutilsDocuments, nativeBundleEnv } from './support/debian.js';
 
@@ -153,6 +153,18 @@ describe('the honesty of a fix, on the real-document corpus and docutils\' docum
         n++;
       }
     }
+    const whitespaceRandom = seeded(SEED + 1);
+    for (const planter of WHITESPACE_PLANTERS) {
+      let n = 0;
+      for (let tries = 0; n < PER_KIND && tries < PER_KIND * 50; tries++) {
+        const doc = documents[Math.floor(whitespaceRandom() * documents.length)]!;
+        if (doc.text.length > PLANT_MAX_CHARS) continue;
+        const mistake = planter.plant(doc.text, whitespaceRandom);
+        if (mistake === null || mistake === doc.text) continue;
+        plantedInputs.push({ name: `${doc.name}, ${planter.name}`, text: mistake });
+        n++;
+      }
+    }
     for (const snippet of ARMING) {
       const doc = documents.filter((d) => d.text.length <= PLANT_MAX_CHARS)[Math.floor(random() * 100)]!;
       plantedInputs.push({ name: `${doc.name}, an inert typo one fix from armed: ${snippet.split('\n')[0]}`, text: `${doc.text.trimEnd()}\n\nA :emphasys:\`typo\`.\n\n${snippet}` });
@@ -194,7 +206,7 @@ describe('the honesty of a fix, on the real-document corpus and docutils\' docum
     expect(stock(real) + stock(planted), 'fixed texts rendered by stock docutils').to.be.at.least(100);
     // Every armed plant was fixed (its :emphasys:) and so rendered by stock docutils.
     expect(planted.filter((r) => r.name.includes('one fix from armed') && r.stock > 0)).to.have.length(ARMING.length);
-    for (const rule of ['title-underline', 'title-overline', 'title-level', 'blank-line-after-block', 'unexpected-indentation', 'inline-start-without-end', 'unknown-target', 'unknown-role', 'unknown-directive', 'unknown-option']) {
+    for (const rule of ['title-underline', 'title-overline', 'title-level', 'blank-line-after-block', 'unexpected-indentation', 'inline-start-without-end', 'unknown-target', 'unknown-role', 'unknown-directive', 'unknown-option', 'trailing-whitespace', 'tab', 'missing-final-newline']) {
       expect(sum(real, rule) + sum(planted, rule), `fixes of ${rule}`).to.be.at.least(3);
     }
   });

@@ -48,8 +48,24 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from native import body_text  # noqa: E402
 
-from rst2 import dialects  # noqa: E402
-from rst2.fixes import check, fix_document  # noqa: E402
+from rst2 import dialects, rules  # noqa: E402
+from rst2.fixes import check as _check, fix_document as _fix_document  # noqa: E402
+
+# Every rule on by default, of every family, as the command line and the
+# editors check: the fixes of the rules that read the source are judged too.
+ENABLED = rules.DEFAULTS
+
+# A document with five hundred lines of trailing spaces has five hundred
+# fixes of one kind: the first few of each rule are judged alone.
+MAX_JUDGED_PER_RULE = 6
+
+
+def check(text):
+    return _check(text, enabled=ENABLED)
+
+
+def fix_document(text, unsafe=False):
+    return _fix_document(text, unsafe=unsafe, enabled=ENABLED)
 from rst2.fixes.edits import Source, apply  # noqa: E402
 from rst2.publish import publish  # noqa: E402
 
@@ -168,6 +184,8 @@ def judge(doc):
         if fix is None:
             continue
         result["fixes"][fix["rule"]] = result["fixes"].get(fix["rule"], 0) + 1
+        if result["fixes"][fix["rule"]] > MAX_JUDGED_PER_RULE:
+            continue
         new_text, applied = apply(text, [fix])
         if not applied or new_text == text:
             result["noop"].append(where(fix))

@@ -276,11 +276,19 @@ def fix_document(text, dialect="docutils", unsafe=False, enabled=None):
     budget = budgets.for_fix(text)
     applied = []
     items = _checked(text, dialect, budget, enabled)
-    for _ in range(MAX_PASSES):
+    # The guesses get passes of their own: a document whose safe fixes took
+    # every pass would otherwise get its guesses only from a second run,
+    # and fixing a fixed document must change nothing.
+    passes = {"safe": 0, "suggested": 0}
+    while True:
         if items is None:
             break
         done, new_items = [], None
         safe = _chosen(items, "safe")
+        kind = "safe" if safe else "suggested"
+        if passes[kind] >= MAX_PASSES:
+            break
+        passes[kind] += 1
         if safe:
             new_text, done = apply(text, safe)
             new_items = _checked(new_text, dialect, budget, enabled)
