@@ -62,4 +62,4 @@ def item(rule, line, column, message, kind="warning", fix=None, fix_code=None):
 
 
 # The checkers, one module each (each appends itself to CHECKERS).
-from . import code, whitespace  # noqa: E402,F401
+from . import code, markup, whitespace  # noqa: E402,F401

@@ -41,7 +41,9 @@ def find(doc):
         number = index + 1
         if doc.on("trailing-whitespace"):
             content = line.rstrip(" \t")
-            if len(content) < len(line):
+            # A line of spaces alone in literal text is a diff's context line
+            # or a blank line of code: shown as nothing, and often on purpose.
+            if len(content) < len(line) and (content or not in_literal(index)):
                 # In literal text the spaces are kept (and invisible): taking
                 # them out changes what is shown, a little; elsewhere nothing.
                 kind = "suggested" if in_literal(index) else "safe"
