@@ -34,7 +34,7 @@ class Found(unittest.TestCase):
             ("Go `there <https://example.com/>` now.\n", "hyperlink-missing-underscore", 1, 4),
             ("Go there <https://example.com/>`_ now.\n", "hyperlink-missing-backtick", 1, 4),
             ("Go [there](https://example.com/) now.\n", "markdown-link", 1, 4),
-            ("Use ```code``` here.\n", "triple-backticks", 1, 5),
+            ("Use this:\n\n```python\nx = 1\n```\n", "triple-backticks", 3, 1),
             ("Both :meth:`!~list.pop` kinds.\n", "role-exclamation-and-tilde", 1, 6),
             ("Here ``Callable``s are.\n", "literal-glued", 1, 6),
             ("The ``double`` at the end ``\nof a line.\n", "unbalanced-inline-literal", 1, 27),
@@ -58,6 +58,8 @@ class Found(unittest.TestCase):
             ":Author: Me\n:Version: 1\n",
             ":emphasis:`with ``backticks`` inside` is fine.\n",
             "A well-known\nword, and a dash -\nalone.\n",
+            "Write ```x``` for the literal `x`, and name the \"``\" token.\n",
+            "PDF\n```\n\nA title underlined with backticks.\n",
         ]
         for text in valid:
             with self.subTest(text=text):

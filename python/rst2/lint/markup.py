@@ -35,7 +35,8 @@ _ROLE_GLUED_BEFORE = re.compile(r"(?<=[^\W_])(:(%s):`)" % _NAME)
 _ROLE_EXTRA_BACKTICKS = re.compile(r"(?<![\w`:]):(%s):``([^`\n]+)``(?!`)" % _NAME)
 _ROLE_MISSING_CLOSING_COLON = re.compile(r"(?<![\w`:]):(%s)`[^`\s]" % _NAME)
 _ROLE_MISSING_OPENING_COLON = re.compile(r"(?<![\w`:.\\/])(%s):`[^`\s]" % _NAME)
-_BACKTICK_BEFORE_ROLE = re.compile(r"(?<![:\w])`(:(%s):`)" % _NAME)
+# Not "`:raw:`_", a reference to the target named ":raw:".
+_BACKTICK_BEFORE_ROLE = re.compile(r"(?<![:\w`])`(:(%s):`)(?!_)" % _NAME)
 _THREE_DOTS = re.compile(r"^(\s*)\.\.\.(\s+)([A-Za-z][\w-]*)::(\s|$)")
 # ".. versionchanged 3.6", ".. note:" or ".. note" alone: a directive's shape.
 # ".. TODO: ask Pablo" (capitals, words after) is how comments are written.
@@ -43,9 +44,9 @@ _MISSING_COLONS = re.compile(r"^(\s*)\.\.\s+([a-z][a-z0-9-]*)(:?)(?=\s+\d|\s*$)"
 _MISSING_SPACE = re.compile(r"`([^`<\n]*[^\s`<])<((?:https?|ftp|mailto):[^>`\s]+)>`__?")
 _MISSING_UNDERSCORE = re.compile(r"(?<![\w:`])`([^`<\n]+\s)<((?:https?|ftp|mailto):[^>`\s]+)>`(?![_`])")
 _MARKDOWN_LINK = re.compile(r"(?<![\\`\w])\[([^\]\[\n`]+)\]\(((?:https?|ftp|mailto):[^)\s]+|#[\w-]+|[\w./-]+\.(?:html|rst|md|txt)(?:#[\w-]+)?)\)")
-# Markdown's inline code (```x```, closed by three) or a fence line: a
-# reStructuredText literal may itself begin or end with a backtick.
-_TRIPLE_BACKTICKS = re.compile(r"(?:^|(?<=\s))```[^`\n]+```(?!`)|^\s*```[\w+-]*\s*$")
+# A Markdown fence line. Not ```x```, which is the inline literal `x`, and
+# not backticks under a title, which are its adornment.
+_TRIPLE_BACKTICKS = re.compile(r"^\s*```[\w+-]*\s*$")
 # Where the text began is the author's secret: the word before <address> is taken.
 _MISSING_BACKTICK = re.compile(r"(?:^|(?<=\s))([^\s`]+) <((?:https?|ftp|mailto):[^>`\s]+)>`__?(?![\w`])")
 _EXCLAMATION_AND_TILDE = re.compile(r"(?<![\w`:]):(%s):`(!~|~!)" % _NAME)
@@ -107,6 +108,9 @@ def find(doc):
                 ))
         if doc.on("triple-backticks"):
             for m in _TRIPLE_BACKTICKS.finditer(raw):
+                above = lines[index - 1].strip() if index > 0 else ""
+                if raw.strip() == "`" * len(raw.strip()) and above and len(raw.strip()) >= len(above):
+                    break  # a title's underline
                 found.append(item("triple-backticks", number, m.start() + 1, "Triple backticks are Markdown: use ``double backticks`` for inline code, or a code block."))
                 break
         if doc.on("dangling-hyphen") and _DANGLING_HYPHEN.search(line.rstrip()) and index + 1 < len(lines):
@@ -133,8 +137,10 @@ def _unbalanced_literals(document, lines, literal):
         first = next((p.line for p in _ancestors(text) if isinstance(p.line, int)), None)
         if first is None:
             continue
+        at = _stray(text)
+        if at == -1:
+            continue
         # The backticks with the text before them on their line, as the source has them.
-        at = text.find("``")
         snippet = text[text.rfind("\n", 0, at) + 1:at + 2][-24:]
         for number in range(max(first - 1, 1), min(first + 30, len(lines)) + 1):
             where = lines[number - 1].find(snippet)
@@ -143,6 +149,22 @@ def _unbalanced_literals(document, lines, literal):
                 column = where + len(snippet) - 1
                 yield item("unbalanced-inline-literal", number, column, "Double backticks that open or close no inline literal: docutils shows them as written.")
                 break
+
+
+def _stray(text):
+    """Where the first pair of backticks is that is not a mention of the token itself.
+
+    A pair standing alone between spaces or quotes, with more text after it
+    on its line (``"``"``, ``* ` `` _``), is the author naming the token; one
+    glued to a word, or ending a line, is markup gone wrong.
+    """
+    for m in re.finditer("``", text):
+        before = text[m.start() - 1] if m.start() > 0 else "\n"
+        after = text[m.end()] if m.end() < len(text) else "\n"
+        alone = before in " \t\"'(" and after in " \t\"',)"
+        if not alone:
+            return m.start()
+    return -1
 
 
 def _ancestors(node):
