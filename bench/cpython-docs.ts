@@ -37,6 +37,9 @@
  *    run costs before it checks anything;
  *  - rst2's engine under Debian's CPython: python/rst2's check on the same
  *    files and options, one process, no Pyodide (the bundle's docutils);
+ *  - rst2 folder without the rules that read the source: the same run with
+ *    `--select` of the docutils and rst2 families' default rules (issue 29's
+ *    baseline: those rules may cost at most 1.2 times that);
  *  - with --one-worker, also the folder with RST2_WORKERS=1.
  *
  * Each is timed from spawn to exit (wall) and, with GNU time, by the CPU it
@@ -53,6 +56,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { paths, projectRoot } from '../src/paths.js';
+import { API_FAMILIES, RULES } from '../src/rules.js';
 import { unpackedPackages } from '../test/support/debian.js';
 import { benchArgs, fmt, median, nativeBundleEnv } from './support.js';
 
@@ -339,6 +343,8 @@ async function main(): Promise<void> {
     const folderArgs = [CLI, 'check', '.', '--config', config, '--format', 'json'];
     const beforeArgs = [CLI, 'check', ...isolatedFlag(dir, 'about.rst'), '--dialect', 'sphinx', ...files];
     const startArgs = [CLI, 'check', '--config', config, '--format', 'json', 'about.rst'];
+    const docutilsOnly = RULES.filter((r) => r.default && API_FAMILIES.has(r.family)).map((r) => r.code);
+    const noLintArgs = [...folderArgs, '--select', docutilsOnly.join(',')];
 
     process.stdout.write(
       `CPython 3.11 documentation (python3.11-doc, bookworm): ${files.length} pages in ${dir}\n` +
@@ -354,20 +360,22 @@ async function main(): Promise<void> {
     const sBefore = series('before: rst2 check FILE… --dialect sphinx, no config', 'rst2 before', () => `${before!.total} problems: ${show(before!.byKind)}`);
     const sOne = series('rst2 check DIR --config F, 1 worker', 'rst2 folder 1 worker', () => `2 workers / 1: ${(median(sFolder.wall) / median(sOne.wall)).toFixed(2)}`);
     const sStart = series('start-up: rst2 check PAGE --config F (about.rst, 1 worker)', 'start-up', () => `${((100 * median(sStart.wall)) / median(sFolder.wall)).toFixed(0)}% of the folder run`);
+    const sNoLint = series('rst2 folder, docutils and rst2 families only (--select)', 'rst2 folder without lint', () => `with lint / without: ${(median(sFolder.wall) / median(sNoLint.wall)).toFixed(2)} (goal ≤ 1.2)`);
     const sNative = series("rst2's engine under Debian's CPython, 1 process", 'native engine', () => `${native!.problems} problems; Pyodide run's CPU / this: ${(median(sFolder.cpu) / median(sNative.cpu)).toFixed(2)}`);
     for (let round = 0; round < runs; round++) {
       folder = rst2Problems(record(sFolder, timed('rst2 check (folder)', process.execPath, folderArgs, dir, env2)).stdout);
       checked = rstcheckProblems(record(sRstcheck, timed('rstcheck', '/usr/bin/python3', rstcheckArgs, dir, rstcheck.env)));
       if (!args.has('no-before')) before = rst2TextProblems(record(sBefore, timed('rst2 check (files, no config)', process.execPath, beforeArgs, dir, env2)).stdout);
+      record(sNoLint, timed('rst2 check (folder, no lint)', process.execPath, noLintArgs, dir, env2));
       record(sStart, timed('rst2 check (one page)', process.execPath, startArgs, dir, env2));
       native = JSON.parse(record(sNative, timed("rst2's engine, native", '/usr/bin/python3', ['-c', NATIVE_ENGINE, nativeOptions], dir, nativeEnv)).stdout) as { files: number; problems: number };
       if (args.has('one-worker')) record(sOne, timed('rst2 check (folder, 1 worker)', process.execPath, folderArgs, dir, env1));
-      const done = [sFolder, sRstcheck, sBefore, sStart, sNative, sOne].filter((s) => s.wall.length > round);
+      const done = [sFolder, sNoLint, sRstcheck, sBefore, sStart, sNative, sOne].filter((s) => s.wall.length > round);
       process.stdout.write(`round ${round + 1}: ${done.map((s) => `${s.short} ${fmt(s.wall[round]! / 1000)} s`).join('; ')}; load ${os.loadavg()[0]!.toFixed(1)}\n`);
     }
 
     const sec = (values: number[]) => (values.length ? `${fmt(median(values) / 1000)} s` : '-');
-    const rows = [sFolder, sRstcheck, sBefore, sOne, sNative, sStart].filter((s) => s.wall.length);
+    const rows = [sFolder, sNoLint, sRstcheck, sBefore, sOne, sNative, sStart].filter((s) => s.wall.length);
     process.stdout.write(`\n| run | wall (median) | CPU (median) | notes |\n|---|---:|---:|---|\n${rows.map((s) => `| ${s.label} | ${sec(s.wall)} | ${sec(s.cpu)} | ${s.note()} |`).join('\n')}\n`);
     const ratio = median(sFolder.wall) / median(sRstcheck.wall);
     process.stdout.write(`\nrst2 folder / rstcheck, wall: ${ratio.toFixed(2)} (goal ≤ 1: ${ratio <= 1 ? 'met' : 'missed'})`);

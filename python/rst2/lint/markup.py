@@ -57,8 +57,15 @@ _COMMENT = re.compile(r"^\s*\.\.\s")
 _WORD_BEFORE = re.compile(r"[\w:+.-]+$")
 
 
+# Longer lines are not read: a line of a megabyte is generated, not prose
+# anyone typed, and a dozen patterns over it would cost the check seconds.
+MAX_LINE_CHARS = 20_000
+
+
 def _masked(line):
     """The line with its inline literals blanked (same length): what is inside ``...`` is never markup."""
+    if "``" not in line:
+        return line
     return _INLINE_LITERAL.sub(lambda m: "\x00" * len(m.group(0)), line)
 
 
@@ -79,6 +86,8 @@ def find(doc):
     for index, raw in enumerate(lines):
         if not raw.strip():
             open_phrase = False
+            continue
+        if len(raw) > MAX_LINE_CHARS:
             continue
         number = index + 1
         line = _masked(raw)
@@ -199,6 +208,9 @@ def _directives(doc, found, number, line, raw, directives):
 
 
 def _roles(doc, found, number, line, raw, roles):
+    if ":" not in raw:
+        return  # every role mistake has a colon
+
     def known(name):
         return name.lower() in roles
 
@@ -251,6 +263,8 @@ def _roles(doc, found, number, line, raw, roles):
 
 
 def _links(doc, found, number, line):
+    if "<" not in line and "](" not in line:
+        return
     if doc.on("hyperlink-missing-space"):
         for m in _MISSING_SPACE.finditer(line):
             at = m.end(1) + 1
