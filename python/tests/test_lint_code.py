@@ -31,8 +31,8 @@ class Languages(unittest.TestCase):
         self.assertEqual(found(text), [("code-python", 7, 9)])
 
     def test_json_toml_xml(self):
-        # A missing colon: every Python puts it at the value (a trailing comma moved between versions).
-        self.assertEqual(found('.. code:: json\n\n   {"a" 1}\n'), [("code-json", 3, 11)])
+        # A missing colon: every Python puts it just after the key (a trailing comma moved between versions).
+        self.assertEqual(found('.. code:: json\n\n   {"a" 1}\n'), [("code-json", 3, 9)])
         self.assertEqual(found(".. code:: toml\n\n   [a]\n   b = = 1\n"), [("code-toml", 4, 8)])
         self.assertEqual([r for r, _, _ in found(".. code:: xml\n\n   <a><b></a>\n")], ["code-xml"])
 
