@@ -2,9 +2,9 @@
 
 rstcheck runs ``bash -n``, a C++ compiler and Python on a document's code
 blocks, and needs them installed; rst2 parses them in-process, with the
-Python it runs in (Python, sessions, JSON, TOML, XML, reStructuredText)
-and with tree-sitter's grammars where it has them. A block in a language
-no entry knows is never reported.
+Python it runs in (Python, sessions, JSON, TOML, XML, reStructuredText).
+A block in a language no entry knows (shell, C, C++, JavaScript for now)
+is never reported.
 """
 
 import re
