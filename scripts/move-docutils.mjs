@@ -8,7 +8,8 @@
 // 2. builds the bundle from Debian (scripts/build-python.mjs: the newest
 //    revision of each series in the pinned suites); should Debian not have
 //    a series, the pin is put back and the build's message says what it has;
-// 3. compiles the TypeScript, makes the Pyodide snapshot and, where pdfTeX is
+// 3. writes styles/html/base/docutils.css from the new docutils-common
+//    (scripts/docutils-css.mjs), compiles the TypeScript, makes the Pyodide snapshot and, where pdfTeX is
 //    built, the default LaTeX formats (their preamble is docutils' output);
 // 4. runs the conformance tests one file at a time (the Python tests inside
 //    Pyodide first), and stops at the first file that fails.
@@ -69,6 +70,8 @@ if (!run('building the Python bundle', process.execPath, ['scripts/build-python.
   process.exit(1);
 }
 const steps = [
+  // Every HTML style builds on the new release's minimal.css and plain.css.
+  ['writing styles/html/base/docutils.css from the bundle', process.execPath, ['scripts/docutils-css.mjs']],
   ['compiling TypeScript', process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json']],
   ['making the Pyodide memory snapshot', process.execPath, ['-e', SNAPSHOT]],
 ];

@@ -40,6 +40,7 @@ const CATALOGUE = {
   unknown_dialect: { status: 400, exit: 2, meaning: 'a `dialect` other than `docutils`, `sphinx` or `pypi`', details: ['dialect', 'valid'] },
   unknown_use_latex_toc: { status: 400, exit: 2, meaning: '`use-latex-toc` other than `yes` or `no`', details: ['use-latex-toc', 'valid'] },
   unknown_unsafe: { status: 400, exit: 2, meaning: '`fix`: `unsafe` other than `0` or `1`', details: ['unsafe', 'valid'] },
+  unknown_html_format: { status: 400, exit: 2, meaning: '`html`: `format` other than `page`, `parts` or `fragment`', details: ['format', 'valid'] },
   unknown_fix_format: { status: 400, exit: 2, meaning: '`fix`: `format` other than `text` or `json`', details: ['format', 'valid'] },
   invalid_line_length: { status: 400, exit: 2, meaning: '`line_length` (or `--line-length`) that is not a whole number from 1 to 1000', details: ['line_length'] },
   unknown_rule: { status: 400, exit: 2, meaning: '`select` or `ignore` names no rule: not a rule, a prefix of rules ending at a hyphen, `ALL` or `DEFAULT`', details: ['rule'] },

@@ -23,9 +23,19 @@ export interface OptionSpec {
   default: string;
   /** The error for a value outside `values`. */
   code: ErrorCode;
+  /**
+   * Added after the operation's first answers: the option is left out of the
+   * render options (and so the render key and ETag) when it has its default,
+   * so requests without it keep the keys they always had.
+   */
+  keyedWhenGiven?: true;
 }
 
 const YES_NO = ['yes', 'no'] as const;
+
+/** What `html` answers: the page, its parts as JSON, or the bare body. */
+export const HTML_FORMATS = ['page', 'parts', 'fragment'] as const;
+export type HtmlFormat = (typeof HTML_FORMATS)[number];
 
 /** Keyed by the name of the OpenAPI parameter component built from each. */
 export const OPTIONS = {
@@ -45,6 +55,16 @@ export const OPTIONS = {
     values: () => ['0', '1'],
     default: '0',
     code: Code.unknown_unsafe,
+  },
+  HtmlFormat: {
+    name: 'format',
+    description:
+      "`page`: the complete HTML page. `parts`: JSON with docutils' `publish_parts()` names (`title`, `subtitle`, `docinfo`, `body`, " +
+      '`fragment`, `html_body`, `stylesheet`, `meta`) and `messages`. `fragment`: the bare body (docutils\' `fragment`) as HTML.',
+    values: () => HTML_FORMATS,
+    default: 'page',
+    code: Code.unknown_html_format,
+    keyedWhenGiven: true,
   },
   FixFormat: {
     name: 'format',

@@ -13,7 +13,8 @@ import { asDialect } from './dialects.js';
 import type { Document } from './documents/document.js';
 import type { CheckItem } from './engines/python/protocol.js';
 import { renderPdf, type PdfDeps } from './pdf/pipeline.js';
-import { projectOptions, option, RENDERED_TYPE, type ProblemReport, type RenderOperation, type RenderOptions } from './rendering.js';
+import { HTML_FORMATS } from './options.js';
+import { PARTS_TYPE, projectOptions, option, RENDERED_TYPE, type ProblemReport, type RenderOperation, type RenderOptions } from './rendering.js';
 
 export interface RenderDeps extends PdfDeps {
   cache: RenderCache;
@@ -63,7 +64,13 @@ export class Renderer {
     const dialect = asDialect(option(options, 'dialect'));
     switch (op) {
       case 'html': {
-        const out = await this.deps.python.renderHtml(doc.text, option(options, 'style'), dialect, doc.base);
+        // Present only when given and not `page` (options.ts keyedWhenGiven).
+        const format = HTML_FORMATS.find((f) => f === options['format']) ?? 'page';
+        const out = await this.deps.python.renderHtml(doc.text, option(options, 'style'), dialect, doc.base, format);
+        if (format === 'parts') {
+          if (!out.parts || !out.messages) throw new Error('the Python engine answered no parts for format=parts');
+          return { body: Buffer.from(JSON.stringify({ ...out.parts, messages: out.messages }), 'utf8'), type: PARTS_TYPE };
+        }
         return { body: Buffer.from(out.html, 'utf8'), type: RENDERED_TYPE.html };
       }
       case 'check': {

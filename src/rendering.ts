@@ -20,6 +20,12 @@ export const RENDERED_TYPE = {
   fix: 'application/json; charset=utf-8',
 } as const satisfies Record<RenderOperation, string>;
 
+/** The media type of `html` with `format=parts`. */
+export const PARTS_TYPE = 'application/json; charset=utf-8';
+
+/** The names of docutils' publish_parts() that `format=parts` serves (python/rst2/render.py PARTS). */
+export const HTML_PART_NAMES = ['title', 'subtitle', 'docinfo', 'body', 'fragment', 'html_body', 'stylesheet', 'meta'] as const;
+
 /** Told of each image that became a placeholder, as the rendering is made (not on a cache hit). */
 export type ProblemReport = (problem: ImageProblem) => void;
 

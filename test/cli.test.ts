@@ -71,6 +71,21 @@ describe('the rst2 command', function () {
     expect(plain.stdout.toString()).to.not.include(firstRule);
   });
 
+  it("html --parts writes publish_parts() names as JSON, --fragment the bare body; not both", function () {
+    const parts = rst2(['html', 'good.rst', '--parts'], { cwd: dir });
+    expect(parts.status, parts.stderr.toString()).to.equal(0);
+    const json = JSON.parse(parts.stdout.toString()) as Record<string, unknown>;
+    expect(Object.keys(json).sort()).to.deep.equal(['body', 'docinfo', 'fragment', 'html_body', 'messages', 'meta', 'stylesheet', 'subtitle', 'title']);
+    expect(json['title']).to.equal('Quarterly Note');
+    expect(json['fragment']).to.include('<em>quietly</em>').and.not.include('<h1');
+    const fragment = rst2(['html', 'good.rst', '--fragment'], { cwd: dir });
+    expect(fragment.status, fragment.stderr.toString()).to.equal(0);
+    expect(fragment.stdout.toString()).to.equal(json['fragment']);
+    const both = rst2(['html', 'good.rst', '--parts', '--fragment'], { cwd: dir });
+    expect(both.status).to.equal(2);
+    expect(both.stderr.toString()).to.include('--parts and --fragment: one of them');
+  });
+
   it('reads the document from standard input when FILE is -', function () {
     const r = rst2(['html', '-'], { cwd: dir, input: GOOD });
     expect(r.status, r.stderr.toString()).to.equal(0);

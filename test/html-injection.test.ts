@@ -18,7 +18,9 @@ import { pathToFileURL } from 'node:url';
 
 import type { BrowserContext, Page } from 'playwright-core';
 
-import { PYODIDE_PATHS } from '../src/engines/python/contract.js';
+import { PYODIDE_PATHS, type HtmlParts as EngineParts } from '../src/engines/python/contract.js';
+import type { CheckItem } from '../src/engines/python/protocol.js';
+import { HTML_PART_NAMES } from '../src/rendering.js';
 import { projectRoot } from '../src/paths.js';
 import type { RunningServer } from '../src/server.js';
 import { activeContent, schemeOf } from './support/active-content.js';
@@ -28,10 +30,36 @@ import { api, form, server } from './support/server.js';
 
 const SAVED = path.join(projectRoot, 'test-output', 'injection');
 
+/** What `format=parts` answers. */
+type HtmlParts = EngineParts & { messages: CheckItem[] };
+
 async function renderHtml(s: RunningServer, rst: string): Promise<string> {
   const res = await api(s, '/1.0/rst2/html', form({ rst }));
   expect(res.status, await res.clone().text()).to.equal(200);
   return res.text();
+}
+
+/** `format=parts` of a document: every part as served. */
+async function renderParts(s: RunningServer, rst: string): Promise<HtmlParts> {
+  const res = await api(s, '/1.0/rst2/html', form({ rst, format: 'parts' }));
+  expect(res.status, await res.clone().text()).to.equal(200);
+  expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+  return (await res.json()) as HtmlParts;
+}
+
+async function renderFragment(s: RunningServer, rst: string): Promise<string> {
+  const res = await api(s, '/1.0/rst2/html', form({ rst, format: 'fragment' }));
+  expect(res.status, await res.clone().text()).to.equal(200);
+  expect(res.headers.get('content-type')).to.equal('text/html; charset=utf-8');
+  return res.text();
+}
+
+/** The page a static-site generator lays out from the parts: head parts in <head>, the rest in <body>. */
+function siteGeneratorPage(parts: HtmlParts): string {
+  return (
+    `<!DOCTYPE html><html><head>${parts.meta}${parts.stylesheet}<title>${parts.title}</title></head>` +
+    `<body><h1>${parts.title}</h1><p>${parts.subtitle}</p>${parts.docinfo}${parts.body}<hr>${parts.fragment}<hr>${parts.html_body}</body></html>`
+  );
 }
 
 function fileName(name: string): string {
@@ -66,6 +94,18 @@ describe('HTML output carries no active content', () => {
       const html = await renderHtml(s, rst);
       expect(html).to.match(/^<!DOCTYPE html>/).and.include('<main');
       expect(activeContent(html)).to.deep.equal([]);
+    });
+    it(`${name}: format=parts and format=fragment, nothing active in any part`, async () => {
+      const parts = await renderParts(s, rst);
+      // Each part alone, where a generator may put it: head parts in <head>, the others in <body>.
+      for (const name of HTML_PART_NAMES) {
+        const where = name === 'stylesheet' || name === 'meta' ? `<head>${parts[name]}</head><body></body>` : `<head></head><body>${parts[name]}</body>`;
+        expect(activeContent(`<!DOCTYPE html><html>${where}</html>`), name).to.deep.equal([]);
+      }
+      expect(activeContent(siteGeneratorPage(parts))).to.deep.equal([]);
+      const fragment = await renderFragment(s, rst);
+      expect(fragment).to.equal(parts.fragment);
+      expect(activeContent(`<!DOCTYPE html><html><head></head><body>${fragment}</body></html>`)).to.deep.equal([]);
     });
   }
 
@@ -172,30 +212,39 @@ describe('HTML injection payloads saved to a file and opened in Chromium', funct
     it(`${name}: no script runs`, async () => {
       const file = path.join(SAVED, fileName(name));
       fs.writeFileSync(file, await renderHtml(suite.server, rst));
-      const page = await open(file);
-      // Payloads that wait for the reader: hover, focus and click every
-      // element (links are checked by their scheme instead of followed).
-      const live = await page.evaluate(() => {
-        const found: string[] = [];
-        for (const element of Array.from(document.querySelectorAll('*'))) {
-          for (const attr of Array.from(element.attributes)) {
-            if (attr.name.startsWith('on')) found.push(`${attr.name} on ${element.tagName}`);
-          }
-          if (element instanceof HTMLAnchorElement && element.hasAttribute('href') && /^(javascript|vbscript|data):$/.test(element.protocol)) found.push(`link ${element.href.slice(0, 40)}`);
-          if (!(element instanceof HTMLAnchorElement)) {
-            for (const type of ['mouseover', 'mouseenter', 'focus', 'click']) element.dispatchEvent(new Event(type, { bubbles: true }));
-          }
-        }
-        for (const selector of ['script', 'iframe', 'object', 'embed', 'base', 'form', 'link', 'meta[http-equiv]', 'svg']) {
-          if (document.querySelector(selector)) found.push(selector);
-        }
-        return found;
-      });
-      // A refresh <meta> would navigate right after load; give it the chance.
-      await page.waitForTimeout(300);
-      expect({ ran: signs, activeMarkup: live }).to.deep.equal({ ran: [], activeMarkup: [] });
-      expect(page.url()).to.equal(pathToFileURL(file).href);
+      await expectNothingRuns(file);
     });
+    it(`${name}: its parts laid out by a site generator, no script runs`, async () => {
+      const file = path.join(SAVED, `parts-${fileName(name)}`);
+      fs.writeFileSync(file, siteGeneratorPage(await renderParts(suite.server, rst)));
+      await expectNothingRuns(file);
+    });
+  }
+
+  async function expectNothingRuns(file: string): Promise<void> {
+    const page = await open(file);
+    // Payloads that wait for the reader: hover, focus and click every
+    // element (links are checked by their scheme instead of followed).
+    const live = await page.evaluate(() => {
+      const found: string[] = [];
+      for (const element of Array.from(document.querySelectorAll('*'))) {
+        for (const attr of Array.from(element.attributes)) {
+          if (attr.name.startsWith('on')) found.push(`${attr.name} on ${element.tagName}`);
+        }
+        if (element instanceof HTMLAnchorElement && element.hasAttribute('href') && /^(javascript|vbscript|data):$/.test(element.protocol)) found.push(`link ${element.href.slice(0, 40)}`);
+        if (!(element instanceof HTMLAnchorElement)) {
+          for (const type of ['mouseover', 'mouseenter', 'focus', 'click']) element.dispatchEvent(new Event(type, { bubbles: true }));
+        }
+      }
+      for (const selector of ['script', 'iframe', 'object', 'embed', 'base', 'form', 'link', 'meta[http-equiv]', 'svg']) {
+        if (document.querySelector(selector)) found.push(selector);
+      }
+      return found;
+    });
+    // A refresh <meta> would navigate right after load; give it the chance.
+    await page.waitForTimeout(300);
+    expect({ ran: signs, activeMarkup: live }).to.deep.equal({ ran: [], activeMarkup: [] });
+    expect(page.url()).to.equal(pathToFileURL(file).href);
   }
 
   it('a payload that does run is noticed (the watch works)', async () => {

@@ -17,7 +17,7 @@ from .render import render_html, render_latex
 
 OPERATIONS = {
     "html": lambda source, options: render_html(
-        source, options.get("style", "default"), options.get("dialect", "docutils"), options.get("base")
+        source, options.get("style", "default"), options.get("dialect", "docutils"), options.get("base"), options.get("format", "page")
     ),
     "latex": lambda source, options: render_latex(source, options),
     "check": lambda source, options: {"messages": _check(source, options)},

@@ -4,8 +4,9 @@ import os
 
 from docutils.writers import latex2e
 
-from . import dialects, latex_format, latex_images, latex_writer, script_preamble, scripts
+from . import columns, dialects, latex_format, latex_images, latex_writer, rules, script_preamble, scripts
 from .contract import PATHS
+from .messages import collect
 from .publish import document_title, publish
 from .sanitize import sanitize
 
@@ -30,7 +31,7 @@ def _style_file(kind, name, suffix):
     return path
 
 
-def render_html(source, style="default", dialect="docutils", base=None):
+def render_html(source, style="default", dialect="docutils", base=None, format="page"):
     """A complete HTML5 page with the chosen stylesheet embedded.
 
     ``removed`` lists what the final safety pass (rst2.sanitize) took out of
@@ -41,14 +42,26 @@ def render_html(source, style="default", dialect="docutils", base=None):
     ``base`` (the URL a ``uri`` document came from) makes relative links and
     images absolute; not for PyPI, which shows a description's relative
     links as they are (broken), and the preview should say so.
+
+    ``format`` "parts" adds ``parts`` (docutils' ``publish_parts()`` names,
+    PARTS) and ``messages``; with "fragment" only ``html`` matters. Either
+    way ``html`` is the fragment, and every part went through the same
+    safety pass as the page.
     """
+    if format not in FORMATS:
+        raise ValueError("unknown HTML format %r" % format)
     # docutils' base rules first, shared by every style, then the style.
     stylesheets = [os.path.join(STYLES_DIR, "html", "base", "docutils.css"), _style_file("html", style, ".css")]
     chosen = dialects.get(dialect)
     if chosen is dialects.PYPI:
         result = chosen.render_html(source, stylesheets)
+        parts, description = result.pop("parts"), result.pop("description")
+        if format != "page":
+            return _pypi_parts(parts, description, result["title"])
         result["html"], result["removed"] = sanitize(result["html"])
         return result
+    if format != "page":
+        return _parts(source, chosen, base, stylesheets)
     parts, document = publish(
         source,
         "html5",
@@ -64,6 +77,70 @@ def render_html(source, style="default", dialect="docutils", base=None):
     )
     page, removed = sanitize(parts["whole"])
     return {"html": page, "title": document_title(document), "removed": removed}
+
+
+FORMATS = ("page", "parts", "fragment")
+# The names of docutils' publish_parts() that format=parts serves.
+PARTS = ("title", "subtitle", "docinfo", "body", "fragment", "html_body", "stylesheet", "meta")
+# Parts that belong in a page's <head>: the safety pass reads them there.
+_HEAD_PARTS = frozenset(("stylesheet", "meta"))
+
+
+def _parts(source, chosen, base, stylesheets):
+    # The same settings as the page, so each part is the text the page holds.
+    items, parts, document = collect(
+        source,
+        "html5",
+        dialect=chosen,
+        base=base,
+        stylesheet_path=stylesheets,
+        stylesheet_dirs=[],
+        embed_stylesheet=True,
+        syntax_highlight="short",
+        report_level=2,
+    )
+    served, removed = _safe_parts(parts)
+    return {
+        "html": served["fragment"],
+        "title": document_title(document),
+        "removed": removed,
+        "parts": served,
+        # As check reports them (rule and column too); what the safety pass
+        # removed is logged by the service, as for the page.
+        "messages": columns.add(source, rules.name(items)),
+    }
+
+
+def _pypi_parts(parts, description, title):
+    """PyPI's parts: each through PyPI's allow-list, and ``fragment`` the description as PyPI shows it.
+
+    readme_renderer serves ``clean(docinfo + fragment)``; that is the
+    fragment an integrator wants from this dialect, so ``fragment`` is it.
+    The head parts are rst2's (PyPI's page has its own).  A description PyPI
+    would refuse never gets here (422 pypi_refused), so ``messages`` is
+    empty.
+    """
+    from .dialects.pypi.clean import clean
+
+    cleaned = {name: parts.get(name, "") if name in _HEAD_PARTS else clean(parts.get(name, "")) for name in PARTS}
+    cleaned["fragment"] = description
+    served, removed = _safe_parts(cleaned)
+    return {"html": served["fragment"], "title": title, "removed": removed, "parts": served, "messages": []}
+
+
+def _safe_parts(parts):
+    served, removed = {}, []
+    for name in PARTS:
+        text = parts.get(name, "")
+        if name in _HEAD_PARTS:
+            # The safety pass keeps <style> and <meta> only inside <head>.
+            wrapped, gone = sanitize("<head>" + text + "</head>")
+            text = wrapped[len("<head>") : -len("</head>")] if wrapped.startswith("<head>") and wrapped.endswith("</head>") else ""
+        else:
+            text, gone = sanitize(text)
+        served[name] = text
+        removed.extend("%s: %s" % (name, what) for what in gone)
+    return served, removed
 
 
 def render_latex(source, options=None):

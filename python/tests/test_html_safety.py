@@ -188,6 +188,26 @@ class WriterPathsTest(unittest.TestCase):
             out = render_html(src)
             self.assertEqual(problems(out["html"]), [], src)
             self.assertEqual(out["removed"], [], src)
+        for src in sources + tuple("Doc\n===\n\n%s\n" % payload for payload in MATH_PAYLOADS):
+            assert_parts_clean(self, src)
+
+    def test_pypi_parts_are_clean(self):
+        x = self.X
+        for src in ("Doc\n===\n\n*%s*\n" % x.replace("`", ""), ":Author: %s\n\nText.\n" % x):
+            assert_parts_clean(self, src, dialect="pypi")
+
+
+def assert_parts_clean(case, src, dialect="docutils"):
+    """format=parts and format=fragment: each part as clean as the page, and unchanged by a second safety pass."""
+    out = render_html(src, "default", dialect, None, "parts")
+    for name, part in out["parts"].items():
+        case.assertEqual(problems(part), [], (name, src))
+        # Head parts are read where they belong (sanitize keeps <style>/<meta> only in <head>).
+        wrapped = "<head>%s</head>" % part if name in ("stylesheet", "meta") else part
+        case.assertEqual(sanitize(wrapped), (wrapped, []), (name, src))
+    case.assertEqual(out["removed"], [], src)
+    fragment = render_html(src, "default", dialect, None, "fragment")
+    case.assertEqual(fragment["html"], out["parts"]["fragment"], src)
 
 
 class SafetyPassTest(unittest.TestCase):

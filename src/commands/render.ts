@@ -28,7 +28,7 @@ import { cliLogger } from './python-engine.js';
 
 const FILE_NOTE = `FILE may be - for standard input. D is one of ${DIALECTS.join(', ')} (default ${DEFAULT_DIALECT}).`;
 
-export const HTML_USAGE = `usage: rst2 html FILE [--style S] [--dialect D] [-o OUT]\n${FILE_NOTE}`;
+export const HTML_USAGE = `usage: rst2 html FILE [--style S] [--dialect D] [--parts | --fragment] [-o OUT]\n${FILE_NOTE} --parts writes docutils' publish_parts() names as JSON, --fragment the bare body.`;
 export const PDF_USAGE = `usage: rst2 pdf FILE [--class C] [--style S] [--toc] [--dialect D] [-o OUT]\n${FILE_NOTE}`;
 
 // Show "starting engines..." only when the warm-up is noticeable.
@@ -95,7 +95,13 @@ function render(op: RenderOperation, options: RenderOptions, source: string): Pr
   return withEngines(op === 'pdf', (renderWith) => renderWith(op, options, source));
 }
 
-const HTML_OPTIONS: Record<string, ArgSpec> = { style: { kind: 'value' }, dialect: { kind: 'value' }, output: { kind: 'value', short: 'o' } };
+const HTML_OPTIONS: Record<string, ArgSpec> = {
+  style: { kind: 'value' },
+  dialect: { kind: 'value' },
+  parts: { kind: 'flag' },
+  fragment: { kind: 'flag' },
+  output: { kind: 'value', short: 'o' },
+};
 const PDF_OPTIONS: Record<string, ArgSpec> = {
   class: { kind: 'value' },
   style: { kind: 'value' },
@@ -109,9 +115,18 @@ export async function html(args: string[]): Promise<number> {
   const parsed = parseArgs(args, HTML_OPTIONS);
   const file = oneFile(parsed.positionals);
   const catalogue = loadCatalogue(paths.styles);
-  const options = { style: choose(OPTIONS.HtmlStyle, parsed.values.style, catalogue), dialect: choose(OPTIONS.Dialect, parsed.values.dialect, catalogue) };
+  if (parsed.flags.has('parts') && parsed.flags.has('fragment')) throw new UsageError('--parts and --fragment: one of them');
+  const format = parsed.flags.has('parts') ? 'parts' : parsed.flags.has('fragment') ? 'fragment' : undefined;
+  const options = {
+    style: choose(OPTIONS.HtmlStyle, parsed.values.style, catalogue),
+    dialect: choose(OPTIONS.Dialect, parsed.values.dialect, catalogue),
+    // As the service: absent for the page (the format option is keyed only when given).
+    ...(format === undefined ? {} : { format }),
+  };
   const source = await readSource(file);
-  await outputTo(parsed.values.output).write(await render('html', options, source));
+  const out = await render('html', options, source);
+  // JSON ends with a newline on a terminal or in a file, as a text tool's output does.
+  await outputTo(parsed.values.output).write(format === 'parts' ? Buffer.concat([out, Buffer.from('\n')]) : out);
   return 0;
 }
 

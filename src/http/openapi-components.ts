@@ -7,6 +7,7 @@
 import { TOKEN_PATTERN } from '../documents/document.js';
 import { Code, ERRORS, httpCodes, httpStatus, STATUS_MEANING, type ErrorCode } from '../errors.js';
 import { OPTIONS } from '../options.js';
+import { HTML_PART_NAMES } from '../rendering.js';
 import { RULE_PARAMETERS } from './rule-params.js';
 import { DELETION_KEY_HEADER, DELETION_KEY_PATTERN } from '../store/deletion-key.js';
 import type { Catalogue } from '../styles.js';
@@ -215,6 +216,20 @@ export const SCHEMAS: Record<string, JsonSchema> = {
       text: { type: 'string', description: 'The document with the fixes applied.' },
       fixes: { type: 'array', items: { $ref: '#/components/schemas/Fix' }, description: 'The fixes applied, in order.' },
       messages: { type: 'array', items: { $ref: '#/components/schemas/CheckItem' }, description: 'The problems left.' },
+    },
+  },
+  HtmlParts: {
+    type: 'object',
+    description: "docutils 0.23's `publish_parts()` names for the html5 writer, each as the page holds it (after the safety pass), and the problems.",
+    required: [...HTML_PART_NAMES, 'messages'],
+    additionalProperties: false,
+    properties: {
+      ...Object.fromEntries(HTML_PART_NAMES.map((name) => [name, { type: 'string' }])),
+      messages: {
+        type: 'array',
+        items: { $ref: '#/components/schemas/CheckItem' },
+        description: 'The problems the page shows inside it, as check reports them (every dialect but pypi; pypi answers 422 pypi_refused instead).',
+      },
     },
   },
   PoolStats: POOL_STATS,

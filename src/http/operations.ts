@@ -8,7 +8,7 @@
 import { TOKEN_PATTERN } from '../documents/document.js';
 import { Code } from '../errors.js';
 import { OPTIONS } from '../options.js';
-import { RENDERED_TYPE } from '../rendering.js';
+import { PARTS_TYPE, RENDERED_TYPE } from '../rendering.js';
 import { DELETION_KEY_HEADER } from '../store/deletion-key.js';
 import { RENDERED_HTML_CSP } from './csp.js';
 import { PDF_ERRORS, POOL_ERRORS, PYTHON_ERRORS, type ListOperationEntry, type OperationEntry } from './operation-entry.js';
@@ -40,12 +40,20 @@ export const OPERATIONS: readonly OperationEntry[] = [
     summary: 'Render HTML',
     description:
       "A complete HTML5 page with its stylesheet embedded; docutils' problem reports appear inside the page. " +
-      "With `dialect=pypi`, the page's body is the description exactly as PyPI would show it, or `422 pypi_refused` where PyPI would refuse it.",
+      "With `dialect=pypi`, the page's body is the description exactly as PyPI would show it, or `422 pypi_refused` where PyPI would refuse it. " +
+      "`format=parts` answers docutils' `publish_parts()` names instead, for a site generator that lays out its own page, and " +
+      '`format=fragment` the bare body; every part went through the same safety pass as the page. With `dialect=pypi`, `fragment` is ' +
+      "the description as PyPI shows it (readme_renderer's cleaned `docinfo` + `fragment`) and the other body parts pass PyPI's allow-list too.",
     tag: 'render',
     render: 'html',
     sources: ['rst', 'uri', 'token'],
-    options: options('HtmlStyle', 'Dialect'),
-    response: { media: RENDERED_TYPE.html, description: 'The HTML page.', schema: { type: 'string' } },
+    options: options('HtmlStyle', 'Dialect', 'HtmlFormat'),
+    response: {
+      media: RENDERED_TYPE.html,
+      description: 'The HTML page (`format=page`), or its bare body (`format=fragment`); `format=parts` answers the parts as JSON.',
+      schema: { type: 'string' },
+      alternatives: [{ media: PARTS_TYPE, schema: { $ref: '#/components/schemas/HtmlParts' } }],
+    },
     headers: { 'Content-Security-Policy': RENDERED_HTML_CSP },
     disposition: false,
     replaces: [],

@@ -44,7 +44,8 @@ function renderHandler(op: RenderOperationEntry, deps: RouteDeps): Handler {
   return async (ctx) => {
     const params = await readParams(ctx, deps.maxBodyBytes);
     checkKnown(params, acceptedParameters(op));
-    const options = { ...Object.fromEntries(op.options.map((o) => [o.name, choose(o, params.get(o.name), deps.catalogue)])), ...(op.rules ? ruleOptions(params) : {}) };
+    const chosen = op.options.map((o) => [o, choose(o, params.get(o.name), deps.catalogue)] as const).filter(([o, value]) => !(o.keyedWhenGiven && value === o.default));
+    const options = { ...Object.fromEntries(chosen.map(([o, value]) => [o.name, value])), ...(op.rules ? ruleOptions(params) : {}) };
     const { document, source } = await resolveDocument(params, op.sources, deps);
     const key = deps.renderer.key(op.render, options, document);
     const etag = `"${key.slice(0, 32)}"`;

@@ -1,12 +1,19 @@
 """Native oracles for the conformance tests (test/conformance.test.ts).
 
-usage: python3 native.py html|lint|pypi  < {"documents": [{"name", "text", ...}]}  ->  JSON
+usage: python3 native.py html|parts|lint|pypi  < {"documents": [{"name", "text", ...}]}  ->  JSON
 
   html  for each document: the body text of plain docutils' HTML5 page (the
         html5 writer, nothing of rst2's but the settings that keep an
         untrusted document from the host, python/rst2/settings.py), and the
         body text of the page rst2 served (the document's "html"), taken
         out the same way, so that one extractor judges both.
+  parts for each document: plain docutils' publish_parts() (html5 writer,
+        rst2's protections and presentation settings, the stylesheets of
+        RST2_STYLESHEETS embedded) against the parts rst2 served (the
+        document's "parts"): each part's text, and for ``fragment`` also
+        whether the two are the same tree once rst2's safety pass has read
+        docutils' one (python/rst2/sanitize.py). Formulas are compared
+        apart: rst2 converts math with its own converter.
   lint  restructuredtext-lint's problems for each document.
   pypi  readme_renderer's verdict for each document: does PyPI render it?
 
@@ -24,6 +31,7 @@ import os
 import re
 import sys
 import types
+from html.parser import HTMLParser
 
 
 def _from_our_folders(*modules):
@@ -115,6 +123,71 @@ def html(documents):
     return {"docutils": docutils.__version__, "documents": out}
 
 
+# The parts format=parts serves, as python/rst2/render.py PARTS names them.
+PART_NAMES = ("title", "subtitle", "docinfo", "body", "fragment", "html_body", "stylesheet", "meta")
+
+
+class _Tree(HTMLParser):
+    """A fragment as a browser's tree would hold it: tags, sorted attributes, text with spaces collapsed."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.items = []
+
+    def handle_starttag(self, tag, attrs):
+        self.items.append(("<", tag, tuple(sorted((k, v or "") for k, v in attrs))))
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+
+    def handle_endtag(self, tag):
+        self.items.append((">", tag))
+
+    def handle_data(self, data):
+        text = re.sub(r"\s+", " ", data)
+        if text.strip():
+            self.items.append(("t", text.strip()))
+
+
+def tree(fragment):
+    parser = _Tree()
+    parser.feed(fragment)
+    parser.close()
+    return parser.items
+
+
+_MATH = re.compile(r"<math[ >].*?</math>", re.S)
+
+
+def parts(documents):
+    import docutils
+    import docutils.core
+    from rst2.sanitize import sanitize
+    from rst2.settings import untrusted
+
+    _from_our_folders(docutils)
+    _standard_includes()
+    stylesheets = [path for path in os.environ["RST2_STYLESHEETS"].split(os.pathsep) if path]
+    # python/rst2/render.py's presentation settings for the page.
+    settings = untrusted(syntax_highlight="short", report_level=2, embed_stylesheet=True, stylesheet_path=stylesheets, stylesheet_dirs=[])
+    out = []
+    for doc in documents:
+        native = docutils.core.publish_parts(doc["text"], source_path="untitled", writer_name="html5", settings_overrides=settings)
+        ours = doc["parts"]
+        differ = [name for name in PART_NAMES if native[name] != ours[name]]
+        out.append({
+            "name": doc["name"],
+            "differ": differ,
+            # rst2 writes MathML with its own converter (python/rst2/mathml.py), not docutils'.
+            "differ_outside_math": [name for name in differ if _MATH.sub("", native[name]) != _MATH.sub("", ours[name])],
+            "native": {name: native[name] for name in differ},
+            "ours": {name: ours[name] for name in differ},
+            "fragment_tree_equal": tree(_MATH.sub("", sanitize(native["fragment"])[0])) == tree(_MATH.sub("", ours["fragment"])),
+            "native_fragment_length": len(native["fragment"]),
+        })
+    return {"docutils": docutils.__version__, "documents": out}
+
+
 def lint(documents):
     import docutils
     import restructuredtext_lint
@@ -164,5 +237,5 @@ def pypi(documents):
 
 
 if __name__ == "__main__":
-    command = {"html": html, "lint": lint, "pypi": pypi}[sys.argv[1]]
+    command = {"html": html, "parts": parts, "lint": lint, "pypi": pypi}[sys.argv[1]]
     json.dump(command(json.load(sys.stdin)["documents"]), sys.stdout)

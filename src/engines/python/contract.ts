@@ -34,6 +34,8 @@ export interface HtmlOptions {
   dialect?: Dialect;
   /** The URL a `uri` document came from: its relative links and images resolve against it. */
   base?: string;
+  /** `page`: the complete page. `parts`: also docutils' publish_parts() names and the messages. `fragment`: `html` is the bare body. Default: 'page'. */
+  format?: 'page' | 'parts' | 'fragment';
 }
 
 export interface LatexOptions {
@@ -101,11 +103,26 @@ export type Job =
   | { op: 'conf'; source: string; options: ConfOptions };
 
 export interface HtmlResult {
-  /** A complete HTML5 page with its stylesheet embedded. */
+  /** A complete HTML5 page with its stylesheet embedded; with format `parts` or `fragment`, docutils' `fragment` part. */
   html: string;
   title: string;
   /** What the final safety pass (python/rst2/sanitize.py) took out of the page; normally empty. */
   removed: string[];
+  parts?: HtmlParts;
+  /** With format `parts`: the problems the page shows inside it, as check reports them (`removed` is logged, as for the page). */
+  messages?: CheckItem[];
+}
+
+/** docutils' publish_parts() names (0.23, html5 writer), each through the safety pass (python/rst2/render.py PARTS). */
+export interface HtmlParts {
+  title: string;
+  subtitle: string;
+  docinfo: string;
+  body: string;
+  fragment: string;
+  html_body: string;
+  stylesheet: string;
+  meta: string;
 }
 
 export interface LatexImage {

@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import { DEFAULT_DIALECT, type Dialect } from '../../dialects.js';
 import { Code, ServiceError } from '../../errors.js';
 import type { Logger } from '../../log.js';
+import type { HtmlFormat } from '../../options.js';
 import { WorkerPool, type PoolStats } from '../worker-pool.js';
 import { ensureSnapshot } from './snapshot.js';
 import type { CheckOptions, HtmlOptions, Results } from './contract.js';
@@ -96,8 +97,9 @@ export class PythonEngine {
   }
 
   /** `base`: the URL a `uri` document came from; its relative links and images resolve against it. */
-  async renderHtml(source: string, style: string, dialect: Dialect = DEFAULT_DIALECT, base?: string): Promise<Results['html']> {
-    const options: HtmlOptions = base === undefined ? { style, dialect } : { style, dialect, base };
+  /** `format`: `page` (absent), or `parts` / `fragment` (HtmlResult says what each adds). */
+  async renderHtml(source: string, style: string, dialect: Dialect = DEFAULT_DIALECT, base?: string, format?: HtmlFormat): Promise<Results['html']> {
+    const options: HtmlOptions = { style, dialect, ...(base === undefined ? {} : { base }), ...(format === undefined || format === 'page' ? {} : { format }) };
     const out = await this.pool.run<Results['html']>({ op: 'html', source, options } satisfies PythonJob);
     // The writer should never produce active content; when the safety pass
     // had to remove some, a docutils path is open that needs closing.

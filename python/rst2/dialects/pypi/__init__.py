@@ -90,13 +90,15 @@ class PypiDialect(Dialect):
         items, parts, document = collect(source, "html5", self, stylesheet_path=stylesheets, stylesheet_dirs=[], embed_stylesheet=True)
         self.refuse_if_rejected(items + _no_content(parts))
         title = document.get("title") or ""
+        description = clean(_description(parts))
         page = (
             '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8" />\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1" />\n'
             "<title>%s</title>\n%s</head>\n<body>\n%s\n</body>\n</html>\n"
-            % (html.escape(title or "PyPI description"), parts["stylesheet"], clean(_description(parts)))
+            % (html.escape(title or "PyPI description"), parts["stylesheet"], description)
         )
-        return {"html": page, "title": title}
+        # parts and description: for format=parts|fragment (rst2.render).
+        return {"html": page, "title": title, "parts": parts, "description": description}
 
 
 def _description(parts):
