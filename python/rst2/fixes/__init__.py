@@ -326,6 +326,17 @@ def _each_on_its_own(text, chosen, items, dialect, budget, enabled=None):
     (text, fixes kept, their problems with fixes, or None past the budget);
     ``items`` when none is kept.
     """
+    if len(chosen) > 1:
+        # All at once first, with one check: when together they end exactly
+        # as many problems as there are fixes and make none, each earned its
+        # place (twenty Markdown links in one README would otherwise take
+        # twenty checks, more than the budget, and a second run would go on
+        # where the first stopped).
+        new_text, done = apply(text, chosen)
+        if len(done) == len(chosen) and budget.spend(budgets.parse_cost(new_text)):
+            together = _counted(new_text, dialect, enabled)
+            if len(together) <= len(items) - len(chosen):
+                return new_text, done, _checked(new_text, dialect, budget, enabled)
     kept, problems, kept_text = [], len(items), text
     for candidate in chosen[:MAX_SINGLE_TRIES]:
         new_text, done = apply(text, kept + [candidate])

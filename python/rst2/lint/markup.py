@@ -280,6 +280,11 @@ def _links(doc, found, number, line):
             ))
     if doc.on("markdown-link"):
         for m in _MARKDOWN_LINK.finditer(line):
+            if m.start() > 0 and line[m.start() - 1] == "!":
+                # A Markdown image (a badge, often inside a link): an image
+                # directive, not an inline link, is what it becomes.
+                found.append(item("markdown-link", number, m.start(), "A Markdown image: in reStructuredText, use the image directive (.. image:: %s)." % m.group(2)))
+                continue
             found.append(item(
                 "markdown-link", number, m.start() + 1, "A Markdown link: in reStructuredText, write `%s <%s>`_." % (m.group(1), m.group(2)),
                 fix=fix("Write it as a reStructuredText link", "suggested", [edit(number, m.start() + 1, number, m.end() + 1, "`%s <%s>`_" % (m.group(1), m.group(2)))]),
