@@ -89,6 +89,12 @@ function walk(dir, skip = () => false) {
 // Type declarations, source maps, TypeScript sources and docs are never loaded.
 const NOT_RUNTIME = /\.(d\.[cm]?ts|map|[cm]?ts|md|markdown)$|(^|\/)(README|CHANGELOG|HISTORY)(\.[a-z]+)?$/i;
 
+// The grammar packages hold native bindings, sources and dozens of grammars;
+// the service loads only the files src/engines/python/code-parsers.ts names.
+const { GRAMMARS } = await import(pathToFileURL(path.join(root, 'dist/src/engines/python/code-parsers.js')).href);
+const GRAMMAR_FILES = new Map();
+for (const [pkg, file] of Object.values(GRAMMARS)) GRAMMAR_FILES.set(pkg, new Set([...(GRAMMAR_FILES.get(pkg) ?? []), 'package.json', file]));
+
 /** Runtime packages: the production dependency closure, resolved as Node would. */
 function runtimePackages() {
   const dirs = new Set();
@@ -103,6 +109,7 @@ function runtimePackages() {
     const pkgDir = path.join(dir, 'node_modules', name);
     if (dirs.has(pkgDir)) return;
     dirs.add(pkgDir);
+    if (GRAMMAR_FILES.has(name)) return; // its dependencies build the native binding we never load
     const pkg = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
     for (const dep of Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies })) visit(dep, pkgDir);
   };
@@ -125,9 +132,11 @@ const files = [
   ...(haveTex ? walk('wasm/tex', (rel) => rel === 'wasm/tex/pdflatex.log') : []),
   // DejaVu Sans for the text of SVG images (scripts/setup-fonts.mjs).
   ...(fs.existsSync(path.join(root, 'wasm/fonts')) ? walk('wasm/fonts') : []),
-  ...packages.flatMap((p) =>
-    walk(p, (rel, e) => (e.isDirectory() && e.name === 'node_modules') || (e.isFile() && NOT_RUNTIME.test(rel)) || (p.endsWith('/pyodide') && /\.html$/.test(rel))),
-  ),
+  ...packages.flatMap((p) => {
+    const only = GRAMMAR_FILES.get(p.replace(/^.*node_modules\//, ''));
+    if (only) return [...only].map((file) => `${p}/${file}`);
+    return walk(p, (rel, e) => (e.isDirectory() && e.name === 'node_modules') || (e.isFile() && NOT_RUNTIME.test(rel)) || (p.endsWith('/pyodide') && /\.html$/.test(rel)));
+  }),
 ];
 
 // ------------------------------------------------------------ the archive

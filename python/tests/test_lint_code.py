@@ -83,3 +83,32 @@ class Choice(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class GrammarLanguages(unittest.TestCase):
+    """Shell, C, C++, JavaScript, TypeScript: what is judged. Their parsers live in the worker (tested over HTTP in test/http-check-code.test.ts)."""
+
+    def test_a_session_is_judged_by_its_commands(self):
+        from rst2.lint.code.treesitter import _commands
+
+        session = "$ ./configure \\\n    --prefix=/opt\nchecking for gcc... yes\n(venv) $ make\nuser@host:~/src$ make install\n"
+        self.assertEqual(
+            _commands(session).split("\n"),
+            ["  ./configure \\", "    --prefix=/opt", "", "         make", "                 make install", ""],
+        )
+        script = "cd build\nmake\n"
+        self.assertEqual(_commands(script), script)
+
+    def test_without_the_parsers_nothing_is_reported(self):
+        # Native Python has no rst2_syntax module: a language rst2 cannot parse is never reported.
+        text = "Example:\n\n.. code:: bash\n\n   echo \"unclosed\n"
+        self.assertEqual(found(text), [])
+
+    def test_the_languages_and_their_rules(self):
+        from rst2.lint.code import languages
+
+        for name, rule in (("bash", "code-bash"), ("sh", "code-bash"), ("c", "code-c"), ("c++", "code-cpp"), ("js", "code-javascript"), ("ts", "code-typescript")):
+            self.assertEqual(languages.get(name).rule, rule)
+        self.assertIsNone(languages.get("console"))  # a session with output, not a script
+        self.assertNotIn("code-c", rules.DEFAULTS)  # C documentation shows fragments: only when asked
+        self.assertIn("code-bash", rules.DEFAULTS)

@@ -8,6 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 
 import { Code, documentErrorCode } from '../../errors.js';
 import { bootFromSnapshot, bootPlain } from './boot.js';
+import { loadCodeParsers, SYNTAX_MODULE } from './code-parsers.js';
 import type { JobFailure, WorkerMessage } from '../worker-messages.js';
 import type { Reply } from './contract.js';
 import { replyProblems } from './contract-check.js';
@@ -39,7 +40,10 @@ async function interpreter(): ReturnType<typeof bootPlain> {
 }
 
 async function boot(): Promise<{ handle: Handle; heapBytes: () => number }> {
-  const py = await interpreter();
+  // The grammars load while the interpreter boots; Python imports them
+  // when a document first has such a block, so a snapshot needs none.
+  const [py, parsers] = await Promise.all([interpreter(), loadCodeParsers(() => Atomics.load(interrupt, 0) !== 0).catch(() => null)]);
+  if (parsers) py.registerJsModule(SYNTAX_MODULE, parsers);
   const handle = py.pyimport('rst2.api').handle as Handle;
   if (data.limits) {
     const configure = py.pyimport('rst2.limits').configure as (maxOutputBytes: number, maxNestingDepth: number) => void;

@@ -2,16 +2,16 @@
 
 rstcheck runs ``bash -n``, a C++ compiler and Python on a document's code
 blocks, and needs them installed; rst2 parses them in-process, with the
-Python it runs in (Python, sessions, JSON, TOML, XML, reStructuredText).
-A block in a language no entry knows (shell, C, C++, JavaScript for now)
-is never reported.
+Python it runs in (Python, sessions, JSON, TOML, XML, reStructuredText) and
+tree-sitter grammars in WebAssembly (shell, C, C++, JavaScript,
+TypeScript). A block in a language no entry knows is never reported.
 """
 
 import re
 
 from .. import CHECKERS, item
 from . import blocks, languages
-from . import data, nested_rst, python_code  # noqa: F401  (each registers its languages)
+from . import data, nested_rst, python_code, treesitter  # noqa: F401  (each registers its languages)
 
 # A block longer than this is not parsed: a generated listing of a megabyte
 # is not an example anyone copies, and parsing it would cost the check.

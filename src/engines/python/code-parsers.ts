@@ -1,0 +1,104 @@
+/**
+ * Parsers for the code-block languages Python's standard library has none
+ * for: shell, C, C++, JavaScript and TypeScript, as tree-sitter grammars in
+ * WebAssembly. Each Pyodide worker loads them next to its interpreter and
+ * hands them to Python as the module `rst2_syntax`
+ * (python/rst2/lint/code/treesitter.py), so the check stays in-process with
+ * nothing installed, where rstcheck runs `bash -n` and a C++ compiler.
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+import { Language, Parser, type Node } from 'web-tree-sitter';
+
+/**
+ * Our name for a grammar -> the npm package and file it comes in; the
+ * single binary ships only these files. Bash comes from its own package:
+ * tree-sitter-wasms' build of it calls `isalpha`, which web-tree-sitter
+ * 0.25's runtime no longer exports, so its first parse threw.
+ */
+export const GRAMMARS = {
+  bash: ['tree-sitter-bash', 'tree-sitter-bash.wasm'],
+  c: ['tree-sitter-wasms', 'out/tree-sitter-c.wasm'],
+  cpp: ['tree-sitter-wasms', 'out/tree-sitter-cpp.wasm'],
+  javascript: ['tree-sitter-wasms', 'out/tree-sitter-javascript.wasm'],
+  typescript: ['tree-sitter-wasms', 'out/tree-sitter-typescript.wasm'],
+} as const;
+
+export type GrammarName = keyof typeof GRAMMARS;
+
+/** The name Python imports them by. */
+export const SYNTAX_MODULE = 'rst2_syntax';
+
+/** What Python sees as `rst2_syntax`. */
+export interface SyntaxModule {
+  languages: GrammarName[];
+  /** JSON `[line, column, message]` of a block's first syntax error (0-based, column in characters), or `null`. */
+  first_error(language: string, text: string): string;
+}
+
+/** Where each grammar's file is, as installed; relative to the project in the single binary too. */
+export function grammarFiles(): Record<GrammarName, string> {
+  const require = createRequire(import.meta.url);
+  const files = {} as Record<GrammarName, string>;
+  for (const [name, [pkg, file]] of Object.entries(GRAMMARS) as Array<[GrammarName, readonly [string, string]]>) {
+    files[name] = path.join(path.dirname(require.resolve(`${pkg}/package.json`)), file);
+  }
+  return files;
+}
+
+/** The first node that does not parse, in document order: where a reader would look first. */
+function firstBroken(node: Node): Node | null {
+  if (node.isError || node.isMissing) return node;
+  if (!node.hasError) return null;
+  for (const child of node.children) {
+    if (!child) continue;
+    const found = firstBroken(child);
+    if (found) return found;
+  }
+  return null;
+}
+
+function describe(node: Node): string {
+  if (node.isMissing) return `missing ${JSON.stringify(node.type)}`;
+  const text = node.text.split('\n', 1)[0]!.trim();
+  if (!text) return 'unexpected end of the block';
+  return `unexpected ${JSON.stringify(text.length > 30 ? `${text.slice(0, 30)}…` : text)}`;
+}
+
+/**
+ * Loads every grammar; null when they cannot be had (a trimmed install):
+ * Python then reports nothing for these languages, as for any it cannot parse.
+ * `cancelled` is polled while parsing, so a render timeout also stops a parse.
+ */
+export async function loadCodeParsers(cancelled: () => boolean): Promise<SyntaxModule | null> {
+  const files = grammarFiles();
+  const names = Object.keys(files) as GrammarName[];
+  if (!names.every((name) => fs.existsSync(files[name]))) return null;
+  await Parser.init();
+  const languages = new Map<string, Language>();
+  for (const name of names) languages.set(name, await Language.load(files[name]));
+  const parser = new Parser();
+  return {
+    languages: names,
+    first_error(language: string, text: string): string {
+      const grammar = languages.get(language);
+      if (!grammar) return 'null';
+      parser.setLanguage(grammar);
+      const tree = parser.parse(text, null, { progressCallback: () => cancelled() });
+      if (!tree) return 'null';
+      try {
+        const broken = firstBroken(tree.rootNode);
+        if (!broken) return 'null';
+        const { row, column } = broken.startPosition;
+        // tree-sitter counts columns in UTF-8 bytes; the document in characters.
+        const line = text.split('\n')[row] ?? '';
+        const chars = Buffer.from(line, 'utf8').subarray(0, column).toString('utf8').length;
+        return JSON.stringify([row, chars, describe(broken)]);
+      } finally {
+        tree.delete();
+      }
+    },
+  };
+}
