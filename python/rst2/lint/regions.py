@@ -28,7 +28,7 @@ def _indent(line):
     return len(line) - len(line.lstrip(" \t"))
 
 
-def _block_after(lines, start, base):
+def block_after(lines, start, base):
     """The line numbers (0-based) of the block indented more than ``base`` after ``start``, blank lines within included."""
     index, block, last = start + 1, [], None
     while index < len(lines):
@@ -56,12 +56,12 @@ def literal_lines(lines, directives=LITERAL_DIRECTIVES, comments=True):
         directive = _DIRECTIVE.match(line)
         if directive:
             if directive.group(2).lower() in directives:
-                literal.update(_block_after(lines, index, base))
+                literal.update(block_after(lines, index, base))
             # Its content's own literal blocks are found as we go on.
         elif comments and _EXPLICIT.match(line) and not line[base + 2:].lstrip().startswith(("_", "[", "|")):
             # A comment: it and what is indented under it are not prose.
             literal.add(index)
-            literal.update(_block_after(lines, index, base))
+            literal.update(block_after(lines, index, base))
         elif _GRID.match(line) or _SIMPLE_BORDER.match(line):
             table = _table(lines, index)
             literal.update(table)
@@ -70,7 +70,7 @@ def literal_lines(lines, directives=LITERAL_DIRECTIVES, comments=True):
         ends_literal = stripped.endswith("::") and not directive
         if ends_literal:
             # The paragraph's last line: the literal block is indented more than the paragraph.
-            block = _block_after(lines, index, base)
+            block = block_after(lines, index, base)
             literal.update(block)
             if block:
                 index = max(block) + 1

@@ -17,7 +17,7 @@ from collections import namedtuple
 
 from docutils import nodes
 
-from ..regions import literal_lines
+from ..regions import block_after, literal_lines
 
 #: ``language``: as the block names it (lowercase), ``session`` for a doctest
 #: session; ``lines``: the block's lines, dedented; ``first``: the document
@@ -41,15 +41,7 @@ def _content(lines, start, base):
     # Options right after the directive line (docutils reads them until the first blank line).
     while index < len(lines) and lines[index].strip() and _indent(lines[index]) > base and _OPTION.match(lines[index]):
         index += 1
-    body = []
-    while index < len(lines):
-        line = lines[index]
-        if line.strip() and _indent(line) <= base:
-            break
-        body.append(index)
-        index += 1
-    while body and not lines[body[-1]].strip():
-        body.pop()
+    body = block_after(lines, index - 1, base)
     while body and not lines[body[0]].strip():
         body.pop(0)
     return body or None
