@@ -141,30 +141,24 @@ describe('the honesty of a fix, on the real-document corpus and docutils\' docum
   before(async function () {
     const documents = [...corpusDocuments(), ...docutilsDocuments()].map((d) => ({ name: d.kind === 'docutils-doc' ? `docutils-doc/${d.name}` : `${d.package}: ${d.name}`, text: d.text }));
     const random = seeded(SEED);
-    const plantedInputs: Input[] = [];
-    for (const planter of PLANTERS) {
-      let n = 0;
-      for (let tries = 0; n < PER_KIND && tries < PER_KIND * 50; tries++) {
-        const doc = documents[Math.floor(random() * documents.length)]!;
-        if (doc.text.length > PLANT_MAX_CHARS) continue;
-        const mistake = planter.plant(doc.text, random);
-        if (mistake === null || mistake === doc.text) continue;
-        plantedInputs.push({ name: `${doc.name}, ${planter.name}`, text: mistake });
-        n++;
+    // Each family of plants draws from its own stream, so adding one leaves
+    // the others' documents and places as they were.
+    const plantEach = (planters: typeof PLANTERS, draw: () => number): Input[] => {
+      const out: Input[] = [];
+      for (const planter of planters) {
+        let n = 0;
+        for (let tries = 0; n < PER_KIND && tries < PER_KIND * 50; tries++) {
+          const doc = documents[Math.floor(draw() * documents.length)]!;
+          if (doc.text.length > PLANT_MAX_CHARS) continue;
+          const mistake = planter.plant(doc.text, draw);
+          if (mistake === null || mistake === doc.text) continue;
+          out.push({ name: `${doc.name}, ${planter.name}`, text: mistake });
+          n++;
+        }
       }
-    }
-    const whitespaceRandom = seeded(SEED + 1);
-    for (const planter of WHITESPACE_PLANTERS) {
-      let n = 0;
-      for (let tries = 0; n < PER_KIND && tries < PER_KIND * 50; tries++) {
-        const doc = documents[Math.floor(whitespaceRandom() * documents.length)]!;
-        if (doc.text.length > PLANT_MAX_CHARS) continue;
-        const mistake = planter.plant(doc.text, whitespaceRandom);
-        if (mistake === null || mistake === doc.text) continue;
-        plantedInputs.push({ name: `${doc.name}, ${planter.name}`, text: mistake });
-        n++;
-      }
-    }
+      return out;
+    };
+    const plantedInputs: Input[] = [...plantEach(PLANTERS, random), ...plantEach(WHITESPACE_PLANTERS, seeded(SEED + 1))];
     for (const snippet of ARMING) {
       const doc = documents.filter((d) => d.text.length <= PLANT_MAX_CHARS)[Math.floor(random() * 100)]!;
       plantedInputs.push({ name: `${doc.name}, an inert typo one fix from armed: ${snippet.split('\n')[0]}`, text: `${doc.text.trimEnd()}\n\nA :emphasys:\`typo\`.\n\n${snippet}` });
