@@ -30,8 +30,9 @@ describe('code blocks parsed by tree-sitter grammars, over HTTP', () => {
     expect(items).to.have.length(1);
     expect(items[0]).to.include({ rule: 'code-bash', type: 'error' });
     expect(items[0]!.message).to.match(/^Shell does not parse: /);
-    // Line 8 of the document is the block's second line, where the command
-    // with the open quote starts (column 1-based, after the block's indent).
+    // Line 8 of the document is the block's first: tree-sitter marks the
+    // whole `if` the open quote leaves unfinished (column 1-based, after the
+    // block's indent).
     expect(items[0]!.line).to.equal(8);
     expect(items[0]!.column).to.equal(4);
   });
@@ -65,6 +66,13 @@ describe('code blocks parsed by tree-sitter grammars, over HTTP', () => {
     expect(await found(block('c', prototype), 'code-c')).to.deep.equal([]);
     expect(await found(block('c', '.tp_name = "custom.Custom",\n.tp_basicsize = sizeof(CustomObject),\n'), 'code-c')).to.deep.equal([]);
     expect(await found(block('c', 'if (x == NULL)\n    return NULL;\nPy_INCREF(x);\n'), 'code-c')).to.deep.equal([]);
+  });
+
+  it('find the error in a block nested twenty thousand brackets deep, and go on serving', async () => {
+    const deep = `x = ${'('.repeat(20_000)}1 + ${')'.repeat(20_000)}\n`;
+    const items = await found(block('js', deep));
+    expect(items.map((i) => [i.rule, i.line])).to.deep.equal([['code-javascript', 8]]);
+    expect(await found(block('js', 'const ok = 1;\n'))).to.deep.equal([]);
   });
 
   it('spare a block the sentence before it calls broken, and honour a suppression', async () => {

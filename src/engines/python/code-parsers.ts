@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-import { Language, Parser, type Node } from 'web-tree-sitter';
+import { Language, Parser, type Node, type Tree } from 'web-tree-sitter';
 
 /**
  * Our name for a grammar -> the npm package and file it comes in; the
@@ -48,16 +48,27 @@ export function grammarFiles(): Record<GrammarName, string> {
   return files;
 }
 
-/** The first node that does not parse, in document order: where a reader would look first. */
-function firstBroken(node: Node): Node | null {
-  if (node.isError || node.isMissing) return node;
-  if (!node.hasError) return null;
-  for (const child of node.children) {
-    if (!child) continue;
-    const found = firstBroken(child);
-    if (found) return found;
+/**
+ * The first node that does not parse, in document order: where a reader
+ * would look first. Walked with a cursor, not recursion: a document may
+ * nest ten thousand brackets, and the walk must not run out of stack.
+ */
+function firstBroken(tree: Tree): Node | null {
+  const cursor = tree.walk();
+  try {
+    for (;;) {
+      const node = cursor.currentNode;
+      if (node.isError || node.isMissing) return node;
+      // Down into a node that holds an error, else on to the next sibling,
+      // climbing out of finished parents.
+      if (node.hasError && cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return null;
+      }
+    }
+  } finally {
+    cursor.delete();
   }
-  return null;
 }
 
 function describe(node: Node): string {
@@ -86,10 +97,17 @@ export async function loadCodeParsers(cancelled: () => boolean): Promise<SyntaxM
       const grammar = languages.get(language);
       if (!grammar) return 'null';
       parser.setLanguage(grammar);
-      const tree = parser.parse(text, null, { progressCallback: () => cancelled() });
+      // A parser that fails on some input costs that block its check, not
+      // the document its check: the error is not the author's.
+      let tree: Tree | null;
+      try {
+        tree = parser.parse(text, null, { progressCallback: () => cancelled() });
+      } catch {
+        return 'null';
+      }
       if (!tree) return 'null';
       try {
-        const broken = firstBroken(tree.rootNode);
+        const broken = firstBroken(tree);
         if (!broken) return 'null';
         const { row, column } = broken.startPosition;
         // tree-sitter counts columns in UTF-8 bytes; the document in characters.
