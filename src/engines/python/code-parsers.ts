@@ -36,7 +36,17 @@ export interface SyntaxModule {
   languages: GrammarName[];
   /** JSON `[line, column, message]` of a block's first syntax error (0-based, column in characters), or `null`. */
   first_error(language: string, text: string): string;
+  /**
+   * The grammars' WebAssembly memory. Like Python's it only grows: a block
+   * built to blow up the parser leaves it at a hundred megabytes, so the
+   * worker counts it in the heap its pool recycles it by. After the parser
+   * failed, past any budget: its state is not to be trusted.
+   */
+  bytes(): number;
 }
+
+// As web-tree-sitter would make it (32 MiB, up to 2 GiB), but ours, so its size can be read.
+const MEMORY = { initial: 512, maximum: 32768 };
 
 /** Where each grammar's file is, as installed; relative to the project in the single binary too. */
 export function grammarFiles(): Record<GrammarName, string> {
@@ -87,7 +97,9 @@ export async function loadCodeParsers(cancelled: () => boolean): Promise<SyntaxM
   const files = grammarFiles();
   const names = Object.keys(files) as GrammarName[];
   if (!names.every((name) => fs.existsSync(files[name]))) return null;
-  await Parser.init();
+  const memory = new WebAssembly.Memory(MEMORY);
+  await Parser.init({ wasmMemory: memory });
+  let broken = false;
   const languages = new Map<string, Language>();
   for (const name of names) languages.set(name, await Language.load(files[name]));
   const parser = new Parser();
@@ -103,6 +115,7 @@ export async function loadCodeParsers(cancelled: () => boolean): Promise<SyntaxM
       try {
         tree = parser.parse(text, null, { progressCallback: () => cancelled() });
       } catch {
+        broken = true;
         return 'null';
       }
       if (!tree) return 'null';
@@ -118,5 +131,6 @@ export async function loadCodeParsers(cancelled: () => boolean): Promise<SyntaxM
         tree.delete();
       }
     },
+    bytes: () => (broken ? Number.MAX_SAFE_INTEGER : memory.buffer.byteLength),
   };
 }
