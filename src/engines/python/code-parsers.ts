@@ -37,12 +37,13 @@ export interface SyntaxModule {
   /** JSON `[line, column, message]` of a block's first syntax error (0-based, column in characters), or `null`. */
   first_error(language: string, text: string): string;
   /**
-   * The grammars' WebAssembly memory. Like Python's it only grows: a block
-   * built to blow up the parser leaves it at a hundred megabytes, so the
-   * worker counts it in the heap its pool recycles it by. After the parser
-   * failed, past any budget: its state is not to be trusted.
+   * What the grammars' WebAssembly memory grew by since loading. Like
+   * Python's it never shrinks, so a block built to blow up the parser would
+   * keep its growth for the worker's life: the worker counts it in the heap
+   * its pool recycles it by. After the parser failed, past any budget: its
+   * state is not to be trusted.
    */
-  bytes(): number;
+  grownBytes(): number;
 }
 
 // As web-tree-sitter would make it (32 MiB, up to 2 GiB), but ours, so its size can be read.
@@ -131,6 +132,6 @@ export async function loadCodeParsers(cancelled: () => boolean): Promise<SyntaxM
         tree.delete();
       }
     },
-    bytes: () => (broken ? Number.MAX_SAFE_INTEGER : memory.buffer.byteLength),
+    grownBytes: () => (broken ? Number.MAX_SAFE_INTEGER : memory.buffer.byteLength - MEMORY.initial * 65536),
   };
 }

@@ -64,7 +64,7 @@ async function boot(): Promise<{ handle: Handle; heapBytes: () => number }> {
   // small document's time.
   py.runPython('import gc\ngc.collect()\ngc.freeze()');
   wasmHeapBytes(py); // a Pyodide that hides its memory fails here, not on the first job
-  return { handle, heapBytes: () => wasmHeapBytes(py) + (parsers?.bytes() ?? 0) };
+  return { handle, heapBytes: () => wasmHeapBytes(py) + (parsers?.grownBytes() ?? 0) };
 }
 
 function run(handle: Handle, job: PythonJob): { ok: true; value: unknown } | { ok: false; error: JobFailure } {
