@@ -1,6 +1,6 @@
 """The oracle of bench/dialects.ts's pypi part, run with Debian's Python (/usr/bin/python3).
 
-  pypi SOURCES   readme_renderer's verdict, as JSON, on Debian's Python
+  pypi SOURCES   readme_renderer 46.0's verdict (Debian's, given 46.0's settings), as JSON, on Debian's Python
                  package descriptions and on the CPython pages under SOURCES
                  (the _sources folder of CPython's documentation).
 
@@ -44,7 +44,9 @@ def _sphinx_pages(sources):
 
 def pypi(sources):
     from readme_renderer import __about__, rst
+    from readme_renderer46 import as_46
 
+    as_46(rst)
     out = []
     for corpus, name, text in _package_descriptions() + _sphinx_pages(sources):
         stream = io.StringIO()

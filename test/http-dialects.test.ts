@@ -23,7 +23,7 @@ interface Item {
 // The page using every role and directive of Sphinx's standard set (shared with python/tests).
 const SPHINX_PAGE = fs.readFileSync(path.join(paths.pythonSources, 'tests', 'fixtures', 'sphinx_page.rst'), 'utf8');
 
-// readme_renderer 44.0's allow-list (readme_renderer/clean.py); the cleaner adds rel="nofollow" to links.
+// readme_renderer 46.0's allow-list (readme_renderer/clean.py); the cleaner adds rel="nofollow" to links.
 const PYPI_TAGS = new Set(
   'a abbr acronym b blockquote code em i li ol strong ul br caption cite col colgroup dd del details div dl dt h1 h2 h3 h4 h5 h6 hr img p pre span sub summary sup table tbody td th thead tr tt kbd var input section aside nav figure figcaption picture'.split(' '),
 );
@@ -40,7 +40,7 @@ const PYPI_ATTRIBUTES: Record<string, string[]> = {
   h1: ['align'], h2: ['align'], h3: ['align'], h4: ['align'], h5: ['align'], h6: ['align'],
   code: ['class'],
   p: ['align', 'class'],
-  pre: ['lang'],
+  pre: ['class', 'lang'],
   ol: ['start'],
   input: ['type', 'checked', 'disabled'],
   aside: ['class'], dd: ['class'], dl: ['class'], dt: ['class'], ul: ['class'], nav: ['class'], figure: ['class'],
@@ -171,7 +171,8 @@ describe('dialects over HTTP', () => {
       const res = await post(s, 'html', ACCEPTED, { dialect: 'pypi' });
       expect(res.status).to.equal(200);
       const html = body(await res.text());
-      expect(html).to.include('<h2').and.not.include('<h1'); // the title is the project's, not the description's
+      // readme_renderer 46.0: the top title is the description's <h1>, its ids prefixed, each title linking to itself.
+      expect(html).to.include('<section id="user-content-spam">\n<h1>Spam<a title="link to this section" href="#user-content-spam" rel="nofollow"></a></h1>');
       expect(html).to.not.include('spam@example.org'); // cloaked
       expect(html).to.include('href="https://example.org/docs" rel="nofollow"');
       const tags = [...html.matchAll(/<([a-zA-Z][\w-]*)([^>]*)>/g)];

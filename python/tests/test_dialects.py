@@ -258,9 +258,17 @@ class PypiTest(unittest.TestCase):
         self.assertIn('Unknown directive type "toctree".', messages)
         self.assertIn('Unknown target name: "missing".', messages)
 
-    def test_a_title_alone_renders_nothing(self):
-        # docutils makes a lone title the document title, which PyPI does not show.
-        self.assertEqual([i["message"] for i in check("Spam\n====\n", "pypi")], ["No content rendered from RST source."])
+    def test_a_description_with_nothing_to_show_is_refused(self):
+        for source in ("", ".. a comment only\n", ".. _target: https://example.org\n\n.. |sub| replace:: x\n"):
+            self.assertEqual([i["message"] for i in check(source, "pypi")], ["No content rendered from RST source."], source)
+
+    def test_a_title_alone_is_accepted_since_46(self):
+        # 44 made a lone title the document title, which a description never
+        # shows, and so refused it; 46 keeps it as the description's <h1>.
+        self.assertEqual(check("Spam\n====\n", "pypi"), [])
+        self.assertEqual(check("Spam\n====\n\nEggs\n----\n", "pypi"), [])
+        html = body(render_html("Spam\n====\n", dialect="pypi")["html"])
+        self.assertIn('<h1>Spam<a title="link to this section" href="#user-content-spam" rel="nofollow"></a></h1>', html)
 
     def test_standard_includes_are_refused_as_readme_renderer_does(self):
         # readme_renderer turns file insertion off, docutils' own sets included.
@@ -272,9 +280,11 @@ class PypiTest(unittest.TestCase):
     def test_readme_renderer_settings(self):
         page = render_html(ACCEPTED + "\nSub\n---\n\nMore \"quoted\" text...\n\n.. a comment\n", dialect="pypi")
         html = body(page["html"])
-        self.assertEqual(page["title"], "Spam")
-        self.assertNotIn("<h1", html)  # the title is not part of the description
-        self.assertIn("<h2", html)  # initial_header_level 2
+        self.assertEqual(page["title"], "Spam")  # our page's <title>: the first section's
+        # 46: the top title is the description's <h1>, its lone subsection a section of its own.
+        self.assertIn('<section id="user-content-spam">\n<h1>Spam<a title="link to this section" href="#user-content-spam" rel="nofollow"></a></h1>', html)
+        self.assertIn('<section id="user-content-sub">\n<h2>Sub<a title="link to this section" href="#user-content-sub" rel="nofollow"></a></h2>', html)
+        self.assertNotIn("section-subtitle", html)
         self.assertNotIn("spam@example.org", html)  # cloaked
         self.assertIn("\N{LEFT DOUBLE QUOTATION MARK}quoted\N{RIGHT DOUBLE QUOTATION MARK} text\N{HORIZONTAL ELLIPSIS}", html)
         self.assertNotIn("a comment", html)
@@ -306,6 +316,79 @@ class PypiTest(unittest.TestCase):
     def test_refusal_crosses_the_api(self):
         out = json.loads(api.handle("html", WARNING_ONLY, json.dumps({"dialect": "pypi"})))
         self.assertEqual((out["ok"], out["code"]), (False, "pypi_refused"))
+
+
+class Pypi46Test(unittest.TestCase):
+    """What readme_renderer 45.0 and 46.0 changed, each setting and behaviour on its own (expected HTML worked out from their rst.py and clean.py)."""
+
+    def description(self, source):
+        return body(render_html(source, dialect="pypi")["html"])[len("<body>\n") :].rstrip("\n")
+
+    def test_ids_and_links_take_the_user_content_prefix(self):
+        html = self.description("Install\n=======\n\nSee `Install`_.\n")
+        self.assertEqual(
+            html,
+            '<section id="user-content-install">\n'
+            '<h1>Install<a title="link to this section" href="#user-content-install" rel="nofollow"></a></h1>\n'
+            '<p>See <a href="#user-content-install" rel="nofollow">Install</a>.</p>\n'
+            "</section>",
+        )
+
+    def test_footnote_ids_follow_the_prefix(self):
+        # With an id_prefix docutils keeps a label's digits as its id.
+        html = self.description("Text [1]_ and [#]_.\n\n.. [1] One.\n.. [#] Auto.\n")
+        self.assertIn('href="#user-content-1"', html)
+        self.assertIn('id="user-content-footnote-reference-1"', html)
+        self.assertIn('<aside class="footnote brackets" id="user-content-1"', html)
+        self.assertIn('id="user-content-footnote-1"', html)
+        self.assertNotIn('"#footnote-', html)
+
+    def test_a_self_link_points_at_the_last_id_of_its_section(self):
+        # An explicit target before a section gives the section its id last.
+        html = self.description(".. _tgt:\n\nSection\n=======\n\nGo to tgt_.\n")
+        self.assertIn('<span id="user-content-tgt"></span><h1>Section<a title="link to this section" href="#user-content-tgt" rel="nofollow"></a></h1>', html)
+        self.assertIn('<a href="#user-content-tgt" rel="nofollow">tgt</a>', html)
+
+    def test_a_lone_subsection_stays_a_section(self):
+        html = self.description("Intro\n=====\n\nPart\n====\n\nOnly\n----\n\nx\n")
+        self.assertIn("<h1>Part<a", html)
+        self.assertIn('<section id="user-content-only">\n<h2>Only<a title="link to this section" href="#user-content-only" rel="nofollow"></a></h2>\n<p>x</p>\n</section>', html)
+
+    def test_fields_after_a_title_are_a_field_list_at_the_top_docinfo(self):
+        after = self.description("Spam\n====\n\n:Author: Me\n:Version: 1.0\n\nBody.\n")
+        self.assertIn('<dl class="field-list simple">\n<dt>Author<span class="colon">:</span></dt>', after)
+        self.assertNotIn("docinfo", after)
+        top = self.description(":Author: Me\n:Version: 1.0\n\nBody.\n")
+        self.assertIn('<dl class="docinfo simple">', top)
+
+    def test_a_scaled_image_is_shown_unscaled_not_refused(self):
+        source = ".. image:: https://example.com/badge.svg\n   :scale: 50%\n"
+        self.assertEqual(check(source, "pypi"), [])
+        self.assertEqual(self.description(source), '<img alt="https://example.com/badge.svg" src="https://example.com/badge.svg">')
+        # With a width, the node's own width is what the tag carries (emptytag), not the scaled one.
+        self.assertIn('width="200"', self.description(".. image:: https://example.com/b.png\n   :width: 200\n   :scale: 50%\n"))
+        self.assertEqual(check(".. figure:: https://example.com/f.png\n   :scale: 30\n\n   Caption.\n", "pypi"), [])
+
+    def test_literal_and_code_blocks_keep_their_class(self):
+        html = self.description(".. code:: python\n\n   x = 1\n\n::\n\n   lit\n\n>>> 1\n1\n")
+        self.assertIn('<pre class="code python literal-block"><code><span class="n">x</span>', html)
+        self.assertIn('<pre class="literal-block">lit</pre>', html)
+        self.assertIn('<pre class="code python doctest">&gt;&gt;&gt; 1\n1\n</pre>', html)
+
+    def test_contents_lists_the_top_section_too(self):
+        html = self.description("Spam\n====\n\n.. contents::\n\nA\n---\n\nx\n")
+        nav = html[html.index("<nav") : html.index("</nav>")]
+        # The contents sit inside section Spam and list Spam itself, then A.
+        self.assertLess(nav.index('href="#user-content-spam"'), nav.index('href="#user-content-a"'))
+        self.assertIn('id="user-content-toc-entry-2"', nav)
+        self.assertIn('<h2><a href="#user-content-toc-entry-2" rel="nofollow">A</a>', html[html.index("</nav>") :])
+        # The contents' own title links to the top of the page, unprefixed.
+        self.assertNotIn("#user-content-top", html)
+
+    def test_every_input_is_disabled(self):
+        self.assertEqual(clean('<input type="checkbox" checked="">'), '<input type="checkbox" checked="" disabled="">')
+        self.assertEqual(clean('<input disabled type="checkbox">'), '<input disabled="" type="checkbox">')
+        self.assertEqual(clean('<input disabled="no" type="text">'), '<input disabled="" type="text">')
 
 
 class CleanTest(unittest.TestCase):

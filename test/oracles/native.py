@@ -217,8 +217,10 @@ def pypi(documents):
     import docutils
     import readme_renderer
     from readme_renderer import rst
+    from readme_renderer46 import as_46
 
     _from_our_folders(docutils, readme_renderer)
+    as_46(rst)
     out = []
     for doc in documents:
         stream = io.StringIO()

@@ -7,12 +7,17 @@ Here docutils runs with the same settings but does not halt, so ``check``
 lists every problem that would make PyPI refuse the description; ``html``
 gives what PyPI would show (its allow-list applied), or refuses as PyPI does.
 
-Matched against readme_renderer 44.0 (readme_renderer/rst.py and clean.py);
-its rst.py settings are the same as in 37.3, Debian bookworm's version.
+Matched against readme_renderer 46.0 (readme_renderer/rst.py and clean.py,
+read at its main branch 8c51629: 46.0's release only bumped the version
+after it), which PyPI and ``twine check`` run today. Since 44.0 a top-level
+title stays in the description as an ``<h1>``, ids take the prefix
+``user-content-``, every section title carries a link to itself, and a
+``:scale:`` image is no longer refused.
 """
 
 import html
 
+from docutils import nodes
 from docutils.parsers.rst.directives.misc import Include
 from docutils.writers import html5_polyglot
 
@@ -26,9 +31,15 @@ from .clean import clean
 # replaced by collecting every message (see module docstring).
 SETTINGS = {
     "cloak_email_addresses": True,
-    "doctitle_xform": True,
-    "sectsubtitle_xform": True,
-    "initial_header_level": 2,
+    # 46.0 (#377): a lone top title is a section of the description, not the
+    # document's title, which a description never showed.
+    "doctitle_xform": False,
+    "sectsubtitle_xform": False,
+    "initial_header_level": 1,
+    # 45.0 (#351): PyPI's page prefixes the ids of what it embeds, and each
+    # section title links to itself.
+    "id_prefix": "user-content-",
+    "section_self_link": True,
     "math_output": "MathJax /dummy.js",
     "report_level": 5,
     "smart_quotes": True,
@@ -37,15 +48,21 @@ SETTINGS = {
     "field_name_limit": 0,
 }
 
-# readme_renderer's own message when docutils produced no body at all (e.g. a
-# README that is only a title, which docutils makes the document title).
+# readme_renderer's own message when docutils produced no body at all: an
+# empty README, or one of comments, targets or substitution definitions only.
 NO_CONTENT = "No content rendered from RST source."
 
 
 class ReadmeTranslator(html5_polyglot.HTMLTranslator):
-    """readme_renderer's translator: SVG images as <img>, width and height kept."""
+    """readme_renderer's translator: SVG images as <img>, width and height kept, no image files read."""
 
     object_image_types = {}
+
+    def read_size_with_PIL(self, node):
+        # 45.0 (#359): a :scale: without both sizes made docutils try to
+        # read the image, and its warning refused the whole description.
+        # Now the image is shown unscaled.
+        return None
 
     def emptytag(self, node, tagname, suffix="\n", **attributes):
         if tagname == "img":
@@ -89,7 +106,7 @@ class PypiDialect(Dialect):
         """The description as PyPI shows it, in a page with rst2's stylesheet."""
         items, parts, document = collect(source, "html5", self, stylesheet_path=stylesheets, stylesheet_dirs=[], embed_stylesheet=True)
         self.refuse_if_rejected(items + _no_content(parts))
-        title = document.get("title") or ""
+        title = document.get("title") or _first_section_title(document)
         description = clean(_description(parts))
         page = (
             '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8" />\n'
@@ -102,9 +119,19 @@ class PypiDialect(Dialect):
 
 
 def _description(parts):
-    # What readme_renderer keeps: the docinfo and the body. The document
-    # title and subtitle are not part of a description on PyPI.
+    # What readme_renderer keeps: the docinfo and the body (with 46.0's
+    # settings the top title is part of the body).
     return parts.get("docinfo", "") + parts.get("fragment", "")
+
+
+def _first_section_title(document):
+    """Our page's <title>: PyPI's description has none, and its first heading names it."""
+    for section in document.findall(nodes.section):
+        for child in section.children:
+            if isinstance(child, nodes.title):
+                return child.astext()
+        break
+    return ""
 
 
 def _no_content(parts):

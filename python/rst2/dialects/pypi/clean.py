@@ -2,13 +2,14 @@
 
 PyPI passes readme_renderer's output through nh3 (Rust's ammonia), which
 Pyodide cannot load; this is the same allow-list written with the standard
-library's HTML parser. The lists are those of readme_renderer 44.0
-(readme_renderer/clean.py); the behaviour follows ammonia's defaults as
-readme_renderer configures them: a tag outside the list is dropped but its
-text kept, except inside script and style whose text goes too; an attribute
-outside the list is dropped; a URL attribute whose scheme is not http, https
-or mailto is dropped (relative URLs pass); every link gets rel="nofollow";
-comments and doctype declarations go.
+library's HTML parser. The lists are those of readme_renderer 46.0
+(readme_renderer/clean.py, read at its main branch 8c51629, which 46.0 was
+tagged from); the behaviour follows ammonia's defaults as readme_renderer
+configures them: a tag outside the list is dropped but its text kept,
+except inside script and style whose text goes too; an attribute outside
+the list is dropped; a URL attribute whose scheme is not http, https or
+mailto is dropped (relative URLs pass); every link gets rel="nofollow" and
+every input disabled=""; comments and doctype declarations go.
 """
 
 import html
@@ -46,7 +47,8 @@ ALLOWED_ATTRIBUTES = {
     "h6": frozenset({"align"}),
     "code": frozenset({"class"}),
     "p": frozenset({"align", "class"}),
-    "pre": frozenset({"lang"}),
+    # Since 45.0: docutils' classes on literal and code blocks are kept.
+    "pre": frozenset({"class", "lang"}),
     "ol": frozenset({"start"}),
     "input": frozenset({"type", "checked", "disabled"}),
     "aside": frozenset({"class"}),
@@ -111,6 +113,14 @@ class _Cleaner(HTMLParser):
             kept.append((name, value))
         if tag == "a":
             kept = [(n, v) for n, v in kept if n != "rel"] + [("rel", "nofollow")]
+        if tag == "input":
+            # Since 45.0 (nh3's set_tag_attribute_values): a disabled
+            # attribute keeps its place with an empty value, else one is
+            # added last. No form on a package's page is for filling in.
+            if any(n == "disabled" for n, _ in kept):
+                kept = [(n, "" if n == "disabled" else v) for n, v in kept]
+            else:
+                kept.append(("disabled", ""))
         rendered = "".join(' %s="%s"' % (name, html.escape(value, quote=True)) for name, value in kept)
         self.out.append("<%s%s>" % (tag, rendered))
 
