@@ -111,25 +111,23 @@ export async function loadCodeParsers(cancelled: () => boolean): Promise<SyntaxM
       if (!grammar) return 'null';
       parser.setLanguage(grammar);
       // A parser that fails on some input costs that block its check, not
-      // the document its check: the error is not the author's.
-      let tree: Tree | null;
+      // the document its check: the error is not the author's. Its state is
+      // then not to be trusted, and the pool replaces this worker.
+      let tree: Tree | null = null;
       try {
         tree = parser.parse(text, null, { progressCallback: () => cancelled() });
-      } catch {
-        broken = true;
-        return 'null';
-      }
-      if (!tree) return 'null';
-      try {
-        const broken = firstBroken(tree);
-        if (!broken) return 'null';
-        const { row, column } = broken.startPosition;
+        const fault = tree && firstBroken(tree);
+        if (!fault) return 'null';
+        const { row, column } = fault.startPosition;
         // tree-sitter counts columns in UTF-8 bytes; the document in characters.
         const line = text.split('\n')[row] ?? '';
         const chars = Buffer.from(line, 'utf8').subarray(0, column).toString('utf8').length;
-        return JSON.stringify([row, chars, describe(broken)]);
+        return JSON.stringify([row, chars, describe(fault)]);
+      } catch {
+        broken = true;
+        return 'null';
       } finally {
-        tree.delete();
+        tree?.delete();
       }
     },
     grownBytes: () => (broken ? Number.MAX_SAFE_INTEGER : memory.buffer.byteLength - MEMORY.initial * 65536),
