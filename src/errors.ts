@@ -37,7 +37,7 @@ const CATALOGUE = {
   duplicate_parameter: { status: 400, meaning: 'a parameter given twice, in the query string or body or across both', details: ['parameter'] },
   unknown_style: { status: 400, exit: 2, meaning: 'a `style` that is not in the list', details: ['style', 'valid'] },
   unknown_class: { status: 400, exit: 2, meaning: 'a `class` that is not in the list', details: ['class', 'valid'] },
-  unknown_dialect: { status: 400, exit: 2, meaning: 'a `dialect` other than `docutils`, `sphinx` or `pypi`', details: ['dialect', 'valid'] },
+  unknown_dialect: { status: 400, exit: 2, meaning: 'a `dialect` other than `docutils`, `sphinx`, `pypi` or `github`', details: ['dialect', 'valid'] },
   unknown_use_latex_toc: { status: 400, exit: 2, meaning: '`use-latex-toc` other than `yes` or `no`', details: ['use-latex-toc', 'valid'] },
   unknown_unsafe: { status: 400, exit: 2, meaning: '`fix`: `unsafe` other than `0` or `1`', details: ['unsafe', 'valid'] },
   unknown_html_format: { status: 400, exit: 2, meaning: '`html`: `format` other than `page`, `parts` or `fragment`', details: ['format', 'valid'] },

@@ -79,7 +79,8 @@ export const OPTIONS = {
       'What the document is written for. `docutils`: plain docutils. `sphinx`: Sphinx\'s standard roles and directives are known ' +
       '(references resolve within the document, autodoc and includes become placeholders). `pypi`: as PyPI renders a package ' +
       'description with readme_renderer: any warning makes PyPI refuse it (`check` lists every such problem, `html` and `pdf` ' +
-      'answer `422 pypi_refused`), and the HTML keeps only what PyPI\'s allow-list lets through.',
+      'answer `422 pypi_refused`), and the HTML keeps only what PyPI\'s allow-list lets through. `github`: as GitHub shows a ' +
+      'README (github/markup\'s rest2html, then its allow-list); `check` names what GitHub shows differently (rules `github-*`).',
     values: () => DIALECTS,
     default: DEFAULT_DIALECT,
     code: Code.unknown_dialect,

@@ -134,7 +134,7 @@ function mistakes(bad: string, cases: readonly [string, string, string][]): void
   fs.writeFileSync(path.join(bad, 'rst2.toml'), 'dialect = "markdown"\n');
   const stdin = rst2(['check', '-'], { cwd: bad, input: 'Doc\n===\n' });
   expect(stdin.status).to.equal(2);
-  expect(stdin.stderr.toString()).to.equal('rst2: rst2.toml: dialect: expected one of docutils, sphinx, pypi, got the string "markdown"\n');
+  expect(stdin.stderr.toString()).to.equal('rst2: rst2.toml: dialect: expected one of docutils, sphinx, pypi, github, got the string "markdown"\n');
   fs.rmSync(path.join(bad, 'rst2.toml'));
   const docsUrl = rst2(['check', '--format', 'sarif', '--docs-url', 'docs/', 'doc.rst'], { cwd: bad });
   expect(docsUrl.status).to.equal(2);
@@ -267,7 +267,7 @@ describe('rst2 check on a project: folders, config, conf.py, formats', function 
       ['rst2.toml', 'selekt = ["title"]\n', 'rst2: rst2.toml: selekt: unknown key; expected one of '],
       ['rst2.toml', 'roles = "issue"\n', 'rst2: rst2.toml: roles: expected a list of names without spaces, got the string "issue"'],
       ['rst2.toml', 'ignore = ["titel"]\n', 'rst2: rst2.toml: ignore: unknown rule "titel": expected a rule code'],
-      ['rst2.toml', '[[overrides]]\npaths = ["x.rst"]\ndialect = "markdown"\n', 'rst2: rst2.toml: overrides[1].dialect: expected one of docutils, sphinx, pypi, got the string "markdown"'],
+      ['rst2.toml', '[[overrides]]\npaths = ["x.rst"]\ndialect = "markdown"\n', 'rst2: rst2.toml: overrides[1].dialect: expected one of docutils, sphinx, pypi, github, got the string "markdown"'],
       ['rst2.toml', '[[overrides]]\ndialect = "pypi"\n', 'rst2: rst2.toml: overrides[1].paths: missing'],
       ['rst2.toml', 'dialect = \n', 'rst2: rst2.toml:1:'],
       ['pyproject.toml', '[tool.rst2]\nextend-select = "ALL"\n', 'rst2: pyproject.toml: tool.rst2.extend-select: expected a list of rule names'],

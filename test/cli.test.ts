@@ -143,7 +143,7 @@ describe('the rst2 command', function () {
 
     const unknown = rst2(['check', '--dialect', 'markdown', 'sphinx.rst'], { cwd: dir });
     expect(unknown.status).to.equal(2);
-    expect(unknown.stderr.toString()).to.include('unknown dialect "markdown"; choose one of docutils, sphinx, pypi');
+    expect(unknown.stderr.toString()).to.include('unknown dialect "markdown"; choose one of docutils, sphinx, pypi, github');
   });
 
   itTex('pdf applies the same PDF safety as the service', async function () {

@@ -204,7 +204,7 @@ describe('editor page in Chromium', function () {
 
   it('the dialect selector checks and previews a Sphinx page as Sphinx would, and is remembered', async () => {
     const page = await open();
-    expect(await page.locator('#dialect option').allTextContents()).to.deep.equal(['docutils', 'sphinx', 'pypi']);
+    expect(await page.locator('#dialect option').allTextContents()).to.deep.equal(['docutils', 'sphinx', 'pypi', 'github']);
     await replaceSource(page, 'Sphinx page\n===========\n\nSee :ref:`install`.\n\n.. versionadded:: 3.2\n');
     await page.locator('#problems button', { hasText: 'Unknown interpreted text role' }).first().waitFor({ timeout: WAIT_MS });
     await page.locator('#dialect').selectOption('sphinx');

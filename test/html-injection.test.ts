@@ -33,22 +33,22 @@ const SAVED = path.join(projectRoot, 'test-output', 'injection');
 /** What `format=parts` answers. */
 type HtmlParts = EngineParts & { messages: CheckItem[] };
 
-async function renderHtml(s: RunningServer, rst: string): Promise<string> {
-  const res = await api(s, '/1.0/rst2/html', form({ rst }));
+async function renderHtml(s: RunningServer, rst: string, extra: Record<string, string> = {}): Promise<string> {
+  const res = await api(s, '/1.0/rst2/html', form({ rst, ...extra }));
   expect(res.status, await res.clone().text()).to.equal(200);
   return res.text();
 }
 
 /** `format=parts` of a document: every part as served. */
-async function renderParts(s: RunningServer, rst: string): Promise<HtmlParts> {
-  const res = await api(s, '/1.0/rst2/html', form({ rst, format: 'parts' }));
+async function renderParts(s: RunningServer, rst: string, extra: Record<string, string> = {}): Promise<HtmlParts> {
+  const res = await api(s, '/1.0/rst2/html', form({ rst, format: 'parts', ...extra }));
   expect(res.status, await res.clone().text()).to.equal(200);
   expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');
   return (await res.json()) as HtmlParts;
 }
 
-async function renderFragment(s: RunningServer, rst: string): Promise<string> {
-  const res = await api(s, '/1.0/rst2/html', form({ rst, format: 'fragment' }));
+async function renderFragment(s: RunningServer, rst: string, extra: Record<string, string> = {}): Promise<string> {
+  const res = await api(s, '/1.0/rst2/html', form({ rst, format: 'fragment', ...extra }));
   expect(res.status, await res.clone().text()).to.equal(200);
   expect(res.headers.get('content-type')).to.equal('text/html; charset=utf-8');
   return res.text();
@@ -105,6 +105,46 @@ describe('HTML output carries no active content', () => {
       expect(activeContent(siteGeneratorPage(parts))).to.deep.equal([]);
       const fragment = await renderFragment(s, rst);
       expect(fragment).to.equal(parts.fragment);
+      expect(activeContent(`<!DOCTYPE html><html><head></head><body>${fragment}</body></html>`)).to.deep.equal([]);
+    });
+  }
+
+  // dialect=github is the one place raw HTML is allowed (GitHub shows it,
+  // sanitized): every payload above, and the classic ways past a sanitizer,
+  // written as raw HTML.
+  const RAW_HTML = [
+    '<script>alert(1)</script>',
+    '<img src=x onerror=alert(1)>',
+    '<svg onload=alert(1)><circle/></svg>',
+    '<iframe srcdoc="<script>alert(1)</script>"></iframe>',
+    '<a href="javascript:alert(1)">a</a> <a href="&#106;avascript:alert(1)">b</a> <a href=" java\tscript:alert(1)">c</a>',
+    '<form action="javascript:alert(1)"><button formaction="javascript:alert(1)">x</button></form>',
+    '<object data="javascript:alert(1)"></object><embed src="javascript:alert(1)">',
+    '<math><mtext><img src=x onerror=alert(1)></mtext></math>',
+    '<noscript><p title="</noscript><img src=x onerror=alert(1)>"></p></noscript>',
+    '<svg><style><img src=x onerror=alert(1)></style></svg>',
+    '<details open ontoggle=alert(1)>x</details>',
+    '<base href="javascript:alert(1)//"><meta http-equiv="refresh" content="0;url=javascript:alert(1)">',
+    '<div style="background:url(javascript:alert(1))">x</div><span style="x:expression(alert(1))">y</span>',
+    '<a href="#" title="x" onclick="alert(1)" name="top">n</a><img src="https://e.invalid/a.png" alt="https://e.invalid" longdesc="javascript:alert(1)">',
+    '<!--><img src=x onerror=alert(1)>--><![CDATA[<img src=x onerror=alert(1)>]]>',
+    '<textarea><img src=x onerror=alert(1)></textarea><title><img src=x onerror=alert(1)></title>',
+  ];
+  const GITHUB_CASES = [
+    ...INJECTION_CASES,
+    ...RAW_HTML.map((html, i) => ({ name: `raw HTML ${i + 1}`, rst: `Injection\n=========\n\n.. raw:: html\n\n   ${html}\n\nAnd :kbd:\`${html}\`.\n` })),
+  ];
+  for (const { name, rst } of GITHUB_CASES) {
+    it(`dialect=github, ${name}: page, parts and fragment, nothing active`, async () => {
+      const github = { dialect: 'github' };
+      expect(activeContent(await renderHtml(s, rst, github))).to.deep.equal([]);
+      const parts = await renderParts(s, rst, github);
+      for (const name of HTML_PART_NAMES) {
+        const where = name === 'stylesheet' || name === 'meta' ? `<head>${parts[name]}</head><body></body>` : `<head></head><body>${parts[name]}</body>`;
+        expect(activeContent(`<!DOCTYPE html><html>${where}</html>`), name).to.deep.equal([]);
+      }
+      expect(activeContent(siteGeneratorPage(parts))).to.deep.equal([]);
+      const fragment = await renderFragment(s, rst, github);
       expect(activeContent(`<!DOCTYPE html><html><head></head><body>${fragment}</body></html>`)).to.deep.equal([]);
     });
   }

@@ -216,7 +216,7 @@ describe('dialects over HTTP', () => {
       expect(res.status, op).to.equal(400);
       const error = await errorOf(res);
       expect(error.code).to.equal('unknown_dialect');
-      expect(error.valid).to.deep.equal(['docutils', 'sphinx', 'pypi']);
+      expect(error.valid).to.deep.equal(['docutils', 'sphinx', 'pypi', 'github']);
     }
   });
 

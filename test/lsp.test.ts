@@ -275,7 +275,7 @@ describe('rst2 lsp', function () {
         const again = client.next(doc.uri);
         void client.connection.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
         expect((await again).diagnostics.map((d) => d.message)).to.deep.equal(['Title underline too short.', 'Inline emphasis start-string without end-string.']);
-        expect(client.shownMessages).to.deep.equal(['rst2: unknown dialect "nosuch"; choose one of docutils, sphinx, pypi.']);
+        expect(client.shownMessages).to.deep.equal(['rst2: unknown dialect "nosuch"; choose one of docutils, sphinx, pypi, github.']);
         expect(await client.stop()).to.equal(0);
         expect(client.protocolErrors).to.deep.equal([]);
       } finally {

@@ -81,6 +81,10 @@ def publish(source, writer_name, observers=(), dialect=None, base=None, **presen
     # After the dialect, which may choose its own translator.
     bound_writer(publisher.writer)
     publisher.settings = _settings_for(publisher, writer_name, presentation)
+    if dialect is not None:
+        # Only github lifts one (raw, for a writer whose output it sanitizes).
+        for name, value in dialect.lifted(writer_name).items():
+            setattr(publisher.settings, name, value)
     setattr(publisher.settings, base_url.SETTING, base)
     # An untitled document gets this as its HTML <title> (docutils falls back
     # to the source name).

@@ -53,11 +53,12 @@ def render_html(source, style="default", dialect="docutils", base=None, format="
     # docutils' base rules first, shared by every style, then the style.
     stylesheets = [os.path.join(STYLES_DIR, "html", "base", "docutils.css"), _style_file("html", style, ".css")]
     chosen = dialects.get(dialect)
-    if chosen is dialects.PYPI:
+    if hasattr(chosen, "render_html"):
+        # A site's own renderer (PyPI's, GitHub's): its settings, its allow-list.
         result = chosen.render_html(source, stylesheets)
         parts, description = result.pop("parts"), result.pop("description")
         if format != "page":
-            return _pypi_parts(parts, description, result["title"])
+            return _site_parts(chosen, parts, description, result["title"])
         result["html"], result["removed"] = sanitize(result["html"])
         return result
     if format != "page":
@@ -111,17 +112,17 @@ def _parts(source, chosen, base, stylesheets):
     }
 
 
-def _pypi_parts(parts, description, title):
-    """PyPI's parts: each through PyPI's allow-list, and ``fragment`` the description as PyPI shows it.
+def _site_parts(chosen, parts, description, title):
+    """A site's parts (PyPI's, GitHub's): each through the site's allow-list, and ``fragment`` what the site shows.
 
-    readme_renderer serves ``clean(docinfo + fragment)``; that is the
-    fragment an integrator wants from this dialect, so ``fragment`` is it.
-    The head parts are rst2's (PyPI's page has its own).  A description PyPI
-    would refuse never gets here (422 pypi_refused), so ``messages`` is
+    readme_renderer serves ``clean(docinfo + fragment)``, rest2html its
+    sanitized ``html_body``; that is the fragment an integrator wants from
+    these dialects, so ``fragment`` is it. The head parts are rst2's (the
+    site's page has its own). A description PyPI would refuse never gets
+    here (422 pypi_refused), and GitHub refuses nothing, so ``messages`` is
     empty.
     """
-    from .dialects.pypi.clean import clean
-
+    clean = chosen.clean
     cleaned = {name: parts.get(name, "") if name in _HEAD_PARTS else clean(parts.get(name, "")) for name in PARTS}
     cleaned["fragment"] = description
     served, removed = _safe_parts(cleaned)

@@ -55,7 +55,9 @@ ELEMENT_ATTRIBUTES = {
     "meta": frozenset(("charset", "name", "property", "content", "scheme")),
     "style": frozenset(("type",)),
     # rel only names the relation (PyPI adds nofollow); it loads nothing.
-    "a": frozenset(("href", "rel")),
+    # name: the section anchors GitHub's renderer writes (<a name>), as
+    # inert as an id (a window names no <a> by it).
+    "a": frozenset(("href", "rel", "name")),
     "img": frozenset(("src", "alt", "width", "height", "loading")),
     "video": frozenset(("src", "width", "height", "controls")),
     "ol": frozenset(("start",)),

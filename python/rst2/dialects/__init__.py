@@ -2,7 +2,8 @@
 
 ``docutils`` is plain docutils (rst2's behaviour before dialects existed);
 ``sphinx`` knows Sphinx's standard roles and directives without a Sphinx
-project; ``pypi`` renders and checks as PyPI does with readme_renderer.
+project; ``pypi`` renders and checks as PyPI does with readme_renderer;
+``github`` as GitHub shows a README (rest2html and its sanitizer).
 
 docutils keeps its roles and directives in module-level tables, so a dialect
 installs its own only for the duration of one publish call and puts the
@@ -12,6 +13,7 @@ nothing else can observe the swap.)
 """
 
 import contextlib
+import html
 
 from docutils.parsers.rst import directives as _directives
 from docutils.parsers.rst import roles as _roles
@@ -34,6 +36,10 @@ class Dialect:
 
     def settings(self, writer_name):
         """docutils settings this dialect needs for one writer (merged over the caller's)."""
+        return {}
+
+    def lifted(self, writer_name):
+        """Protections (rst2.settings) this dialect lifts for one writer: none but github's raw, sanitized after."""
         return {}
 
     def prepare_writer(self, writer):
@@ -70,6 +76,15 @@ class Dialect:
 DOCUTILS = Dialect()
 
 
+def site_page(title, stylesheet, shown):
+    """rst2's page around what a site shows (PyPI's description, GitHub's README): its head, that body."""
+    return (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8" />\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1" />\n'
+        "<title>%s</title>\n%s</head>\n<body>\n%s\n</body>\n</html>\n" % (html.escape(title), stylesheet, shown)
+    )
+
+
 def get(name):
     """The dialect called ``name`` (or ``name`` itself when it is one); ValueError for any other (the HTTP layer validates first)."""
     if isinstance(name, Dialect):
@@ -80,7 +95,8 @@ def get(name):
 
 
 # Imported last: both build on Dialect above.
+from .github import GITHUB  # noqa: E402
 from .pypi import PYPI  # noqa: E402
 from .sphinx import SPHINX  # noqa: E402
 
-_BY_NAME = {"docutils": DOCUTILS, "sphinx": SPHINX, "pypi": PYPI}
+_BY_NAME = {"docutils": DOCUTILS, "sphinx": SPHINX, "pypi": PYPI, "github": GITHUB}

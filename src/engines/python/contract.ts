@@ -6,7 +6,7 @@ export const OPERATION_VALUES = ['html', 'latex', 'check', 'fix', 'conf'] as con
 export type Operation = (typeof OPERATION_VALUES)[number];
 
 /** Which roles, directives and settings docutils uses (python/rst2/dialects; src/dialects.ts). */
-export const DIALECT_VALUES = ['docutils', 'sphinx', 'pypi'] as const;
+export const DIALECT_VALUES = ['docutils', 'sphinx', 'pypi', 'github'] as const;
 export type Dialect = (typeof DIALECT_VALUES)[number];
 
 /** The codes of a failed job. Each but `internal` is a code of the error catalogue (src/errors.ts) for a fault of the document itself; `internal` is a bug in the renderer, answered render_failed and logged with its trace. */

@@ -15,15 +15,13 @@ title stays in the description as an ``<h1>``, ids take the prefix
 ``:scale:`` image is no longer refused.
 """
 
-import html
-
 from docutils import nodes
 from docutils.parsers.rst.directives.misc import Include
 from docutils.writers import html5_polyglot
 
 from ...errors import DocumentError
 from ...messages import collect
-from .. import Dialect
+from .. import Dialect, site_page
 from .clean import clean
 
 # readme_renderer's SETTINGS, less what rst2 already enforces for every
@@ -91,6 +89,9 @@ class PypiDialect(Dialect):
         items, parts, document = collect(source, "html5", self, stylesheet_path=[], stylesheet_dirs=[], embed_stylesheet=False)
         return items + _no_content(parts), document
 
+    def clean(self, fragment):
+        return clean(fragment)
+
     def refuse_if_rejected(self, items):
         if items:
             first = items[0]
@@ -108,12 +109,7 @@ class PypiDialect(Dialect):
         self.refuse_if_rejected(items + _no_content(parts))
         title = document.get("title") or _first_section_title(document)
         description = clean(_description(parts))
-        page = (
-            '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8" />\n'
-            '<meta name="viewport" content="width=device-width, initial-scale=1" />\n'
-            "<title>%s</title>\n%s</head>\n<body>\n%s\n</body>\n</html>\n"
-            % (html.escape(title or "PyPI description"), parts["stylesheet"], description)
-        )
+        page = site_page(title or "PyPI description", parts["stylesheet"], description)
         # parts and description: for format=parts|fragment (rst2.render).
         return {"html": page, "title": title, "parts": parts, "description": description}
 
