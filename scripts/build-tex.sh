@@ -51,6 +51,8 @@ CACHE_ROOT="${RST2_CACHE_DIR:-$HOME/.cache/rst2}/tex"
 JOBS="${RST2_TEX_JOBS:-$(nproc 2>/dev/null || echo 2)}"
 # shellcheck source=tex/script-fonts.sh
 . "$HERE/tex/script-fonts.sh"
+# shellcheck source=tex/shaping-tree.sh
+. "$HERE/tex/shaping-tree.sh"
 T0=$(date +%s)
 
 # Always needed: mf (texlive-binaries) makes the Cyrillic TFMs, python3 the
@@ -61,10 +63,10 @@ APT_ENGINE_PREREQS=(emscripten build-essential dpkg-dev pkg-config bzip2)
 # The engine this script compiled, committed with the key of its inputs, so
 # that a new machine need not compile it (scripts/tex/prebuilt/README.md).
 PREBUILT="$HERE/tex/prebuilt"
-SRC_PKGS=(texlive-bin zlib libpng1.6)
+SRC_PKGS=(texlive-bin zlib libpng1.6 harfbuzz graphite2)
 TEXMF_DEBS=(tex-common texlive-base texlive-latex-base texlive-latex-recommended
             texlive-fonts-recommended texlive-latex-extra lmodern fonts-lmodern
-            cm-super-minimal "${SCRIPT_DEBS[@]}")
+            cm-super-minimal "${SCRIPT_DEBS[@]}" "${SHAPING_DEBS[@]}")
 # Only these package directories are taken from texlive-latex-extra (tex/latex/*).
 LATEX_EXTRA_KEEP=(multirow moreverb minitoc docutils enumitem titlesec tabulary
                   environ trimspaces needspace mylatexformat)
@@ -145,7 +147,10 @@ VERSIONS_TXT+="tool texlive-binaries $(deb_version texlive-binaries)"$'\n'
 ENGINE_VERSIONS_TXT=$(printf '%s' "$VERSIONS_TXT" | grep -v '^deb ')
 SCRIPT_HASH=$(cat "$HERE/build-tex.sh" $(find "$HERE/tex" -path "$PREBUILT" -prune -o -type f -print | LC_ALL=C sort) | sha256sum | cut -c1-64)
 KEY=$(printf '%s\n%s' "$SCRIPT_HASH" "$VERSIONS_TXT" | sha256sum | cut -c1-16)
-ENGINE_KEY=$(printf '%s\n%s' "$(sha256sum < "$HERE/tex/build-engine.sh")" "$ENGINE_VERSIONS_TXT" | sha256sum | cut -c1-16)
+# The engines' own inputs: the compile script and the stubs it builds.
+ENGINE_SCRIPTS=("$HERE/tex/build-engine.sh" $(find "$HERE/tex/engine-stubs" -type f | LC_ALL=C sort))
+engine_inputs() { local f; for f in "${ENGINE_SCRIPTS[@]}"; do printf '%s  %s\n' "$(sha256sum < "$f" | cut -c1-64)" "${f#"$REPO"/}"; done; }
+ENGINE_KEY=$(printf '%s\n%s' "$(engine_inputs)" "$ENGINE_VERSIONS_TXT" | sha256sum | cut -c1-16)
 CDIR="$CACHE_ROOT/$KEY"
 RESULT="$CDIR/result"
 EDIR="$CACHE_ROOT/engine-$ENGINE_KEY"
@@ -184,13 +189,15 @@ run_logged() { # name cmd...
   fi
 }
 
-# The committed engine, when it was built from exactly today's inputs (its
+ENGINE_FILES=(pdftex.cjs pdftex.wasm pdftex-version luahbtex.cjs luahbtex.wasm luahbtex-version built-from.txt)
+
+# The committed engines, when they were built from exactly today's inputs (its
 # key file holds the key, and its sha256 file the files' digests).
 use_prebuilt() {
   [ -f "$PREBUILT/key" ] && [ "$(cat "$PREBUILT/key")" = "$ENGINE_KEY" ] || return 1
   (cd "$PREBUILT" && sha256sum --quiet -c sha256) || die "scripts/tex/prebuilt: a file does not match its sha256 (damaged checkout?)"
   mkdir -p "$EDIR.tmp"
-  cp "$PREBUILT/pdftex.cjs" "$PREBUILT/pdftex.wasm" "$PREBUILT/pdftex-version" "$PREBUILT/built-from.txt" "$EDIR.tmp/"
+  cp "${ENGINE_FILES[@]/#/$PREBUILT/}" "$EDIR.tmp/"
   echo committed > "$EDIR.tmp/origin"
   touch "$EDIR.tmp/done"
   mv "$EDIR.tmp" "$EDIR"
@@ -201,10 +208,10 @@ use_prebuilt() {
 # scripts/tex/prebuilt with its key, to be committed.
 update_prebuilt() {
   mkdir -p "$PREBUILT"
-  cp "$EDIR/pdftex.cjs" "$EDIR/pdftex.wasm" "$EDIR/pdftex-version" "$EDIR/built-from.txt" "$PREBUILT/"
+  cp "${ENGINE_FILES[@]/#/$EDIR/}" "$PREBUILT/"
   printf '%s\n' "$ENGINE_KEY" > "$PREBUILT/key"
-  { sha256sum < "$HERE/tex/build-engine.sh" | sed 's/ .*/  scripts\/tex\/build-engine.sh/'; printf '%s\n' "$ENGINE_VERSIONS_TXT"; } > "$PREBUILT/inputs.txt"
-  (cd "$PREBUILT" && sha256sum pdftex.cjs pdftex.wasm pdftex-version built-from.txt > sha256)
+  { engine_inputs; printf '%s\n' "$ENGINE_VERSIONS_TXT"; } > "$PREBUILT/inputs.txt"
+  (cd "$PREBUILT" && sha256sum "${ENGINE_FILES[@]}" > sha256)
   log "engine: copied into $PREBUILT (key $ENGINE_KEY): commit it"
 }
 
@@ -233,14 +240,15 @@ else
   mv "$EDIR.tmp" "$EDIR"
 fi
 [ "${RST2_TEX_UPDATE_PREBUILT:-0}" != 1 ] || update_prebuilt
-cp "$EDIR/pdftex.cjs" "$EDIR/pdftex.wasm" "$RESULT/"
+cp "$EDIR/pdftex.cjs" "$EDIR/pdftex.wasm" "$EDIR/luahbtex.cjs" "$EDIR/luahbtex.wasm" "$RESULT/"
 cp "$EDIR/built-from.txt" "$CDIR/built-from.txt"
 PDFTEX_VERSION=$(cat "$EDIR/pdftex-version")
+LUAHBTEX_VERSION=$(cat "$EDIR/luahbtex-version")
 
 # ---------------------------------------------------------------- texmf tree
 log "downloading texmf packages: ${TEXMF_DEBS[*]}"
-DEBS="$WORK/debs"; STAGE="$WORK/stage"; EXTRA="$WORK/extra"; SCRIPTS_STAGE="$WORK/scripts"
-mkdir -p "$DEBS" "$STAGE" "$EXTRA" "$SCRIPTS_STAGE"
+DEBS="$WORK/debs"; STAGE="$WORK/stage"; EXTRA="$WORK/extra"; SCRIPTS_STAGE="$WORK/scripts"; NOTO="$WORK/noto"
+mkdir -p "$DEBS" "$STAGE" "$EXTRA" "$SCRIPTS_STAGE" "$NOTO"
 (cd "$DEBS" && apt_private apt-get download "${TEXMF_DEBS[@]}" >"$LOGS/debs.log" 2>&1) ||
   { tail -n 20 "$LOGS/debs.log" >&2; die "apt-get download of the texmf packages failed (log: $LOGS/debs.log)"; }
 for p in "${TEXMF_DEBS[@]}"; do
@@ -251,6 +259,7 @@ for p in "${TEXMF_DEBS[@]}"; do
   [ "$want" = "$have" ] || die "SHA-256 mismatch for $f (apt-cache: $want, file: $have)"
   echo "deb $p $v sha256:$have" >> "$CDIR/built-from.txt"
   if [ "$p" = texlive-latex-extra ]; then dpkg -x "$f" "$EXTRA"
+  elif [ "$p" = fonts-noto-core ]; then dpkg -x "$f" "$NOTO"
   elif [[ " ${SCRIPT_DEBS[*]} " == *" $p "* ]]; then dpkg -x "$f" "$(script_deb_dir "$p")"
   else dpkg -x "$f" "$STAGE"; fi
 done
@@ -280,13 +289,15 @@ done
 log "adding the files of the other scripts (scripts/tex/script-fonts.sh)"
 SCRIPT_MAP="$WORK/rst2-scripts.map"
 add_script_files "$TEXMF" "$STAGE" "$EXTRA" "$SCRIPT_MAP"
-# prune: other engines, font sources and formats pdfTeX does not read
+# prune: other engines, font sources and formats neither engine reads
 rm -rf "$TEXMF"/tex/{context,luatex,lualatex,xelatex,xetex,latex-dev} \
-       "$TEXMF"/tex/latex/{lwarp,polyglossia,unicode-math,fontspec,beamer} \
+       "$TEXMF"/tex/latex/{lwarp,polyglossia,unicode-math,beamer} \
        "$TEXMF"/fonts/{afm,source,opentype,truetype,misc,cmap,pfm,lig,ofm,ovf,ovp,ovf,type3} 2>/dev/null || true
 find "$TEXMF" \( -name '*.pfm' -o -name '*.afm' -o -name '*.otf' -o -name '*.lua' -o -name '*.pdf' \
    -o -name 'README*' -o -name 'ls-R' \) -type f ! -name hwemoji-assets.pdf -delete
 find "$TEXMF" -type d -empty -delete
+log "adding LuaHBTeX's packages and fonts (scripts/tex/shaping-tree.sh)"
+add_shaping_files "$TEXMF" "$STAGE" "$NOTO"
 # hyphenation: the US English set shipped by texlive-base (Debian builds
 # language.dat at install time from /etc/texmf/hyphen.d).
 CFG="$TEXMF/tex/generic/config"
@@ -329,13 +340,19 @@ run_logged script-table python3 "$HERE/tex/script-table.py" "$TEXMF" "$RESULT/sc
 log "dumping pdflatex.fmt with our engine"
 run_logged fmt node "$HERE/tex/dump-format.mjs" "$RESULT"
 [ -s "$RESULT/pdflatex.fmt" ] || die "no pdflatex.fmt"
+# LuaHBTeX's format and luaotfload's caches (font names, each face's
+# tables) are made by our own engine, where it will read them: Lua byte
+# code from a native engine would not load, and the caches record /tex paths.
+log "dumping lualatex.fmt and luaotfload's caches with our LuaHBTeX"
+run_logged fmt-lua node "$HERE/tex/dump-format.mjs" "$RESULT" luahbtex
+[ -s "$RESULT/lualatex.fmt" ] || die "no lualatex.fmt"
 
 # ---------------------------------------------------------------- manifest
 log "writing manifest.json"
 ENGINE_ORIGIN=$(cat "$EDIR/origin" 2>/dev/null || echo compiled) EMSCRIPTEN_VERSION=$(grep '^tool emscripten ' "$CDIR/versions.txt" | cut -d' ' -f3) \
-  node - "$RESULT" "$KEY" "$CDIR/built-from.txt" "$PDFTEX_VERSION" <<'EOF'
+  node - "$RESULT" "$KEY" "$CDIR/built-from.txt" "$PDFTEX_VERSION" "$LUAHBTEX_VERSION" <<'EOF'
 const fs = require('fs'), path = require('path');
-const [dir, key, builtFrom, pdftexVersion] = process.argv.slice(2);
+const [dir, key, builtFrom, pdftexVersion, luahbtexVersion] = process.argv.slice(2);
 const packages = {};
 for (const line of fs.readFileSync(builtFrom, 'utf8').trim().split('\n')) {
   const [kind, name, version, sha] = line.split(' ');
@@ -353,10 +370,13 @@ const manifest = {
   engine: { name: 'pdfTeX', version: pdftexVersion || null, glue: 'pdftex.cjs', factory: 'createPdftex',
             wasm: 'pdftex.wasm', emscripten: process.env.EMSCRIPTEN_VERSION || null,
             origin: process.env.ENGINE_ORIGIN, sha256: require('crypto').createHash('sha256').update(fs.readFileSync(path.join(dir, 'pdftex.wasm'))).digest('hex') },
+  engines: { luahbtex: { name: 'LuaHBTeX', version: luahbtexVersion || null, glue: 'luahbtex.cjs', factory: 'createLuahbtex',
+                         wasm: 'luahbtex.wasm', format: 'lualatex.fmt', cache: 'texmf-var' } },
   format: 'pdflatex.fmt', texmfCnf: 'texmf.cnf', texmf: 'texmf',
   packages,
   sizes: { 'pdftex.cjs': size('pdftex.cjs'), 'pdftex.wasm': size('pdftex.wasm'),
-           'pdflatex.fmt': size('pdflatex.fmt'), 'texmf.cnf': size('texmf.cnf'), texmf: tree(path.join(dir, 'texmf')) },
+           'pdflatex.fmt': size('pdflatex.fmt'), 'texmf.cnf': size('texmf.cnf'), texmf: tree(path.join(dir, 'texmf')),
+           'luahbtex.wasm': size('luahbtex.wasm'), 'lualatex.fmt': size('lualatex.fmt'), 'texmf-var': tree(path.join(dir, 'texmf-var')) },
 };
 fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
 EOF

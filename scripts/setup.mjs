@@ -86,6 +86,8 @@ step('making the Pyodide memory snapshot', process.execPath, ['-e', SNAPSHOT]);
 step('installing the font for SVG images (fonts-dejavu-core)', process.execPath, ['scripts/setup-fonts.mjs']);
 // Never fails: Redis is optional (see the script).
 step('checking for redis-server (Redis tests)', process.execPath, ['scripts/setup-redis.mjs']);
+// Never fails either: pdftotext only reads PDFs back in tests.
+step('checking for pdftotext (PDF text tests)', process.execPath, ['scripts/setup-pdftools.mjs']);
 // Never fails: only the test of the pre-commit hooks needs it (see the script).
 step('checking for pre-commit (pre-commit hook test)', process.execPath, ['scripts/setup-precommit.mjs']);
 // Never fails: only the tests of the editor recipes need them (see the script).

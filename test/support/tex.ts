@@ -13,7 +13,7 @@ import path from 'node:path';
 import { paths } from '../../src/paths.js';
 
 /** What scripts/build-tex.sh leaves in wasm/tex and the tests use. */
-const TEX_FILES = ['manifest.json', 'pdftex.wasm', 'pdflatex.fmt', 'scripts.json'] as const;
+const TEX_FILES = ['manifest.json', 'pdftex.wasm', 'pdflatex.fmt', 'luahbtex.wasm', 'lualatex.fmt', 'scripts.json'] as const;
 
 /** The files of the build that are missing, as full paths; empty when pdfTeX is built. */
 export function texMissing(): string[] {

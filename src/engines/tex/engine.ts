@@ -4,6 +4,8 @@
  * its worker terminated (TeX cannot be interrupted softly). A document whose
  * preamble a format holds (format-store.ts) starts from that format.
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 
 import { Code, ServiceError } from '../../errors.js';
@@ -12,7 +14,7 @@ import { WorkerPool, type PoolStats } from '../worker-pool.js';
 import { MARKER } from './format-dump.js';
 import { FormatStore } from './format-store.js';
 import type { PdfEngine, Typeset, TypesetStats } from './pdf-engine.js';
-import { loadTexModule } from './pdftex-instance.js';
+import { ENGINE_FILES, loadTexModule, type TexEngineName } from './pdftex-instance.js';
 import type { TexJob, TexReply } from './worker.js';
 
 export interface TexEngineOptions {
@@ -47,6 +49,11 @@ export class TexEngine implements PdfEngine {
 
   async start(): Promise<void> {
     const module = await loadTexModule(this.opts.texDir);
+    // A tree built before LuaHBTeX joined it has only pdfTeX; Python then
+    // sends every document there (python/rst2/scripts.py reads the tree's table).
+    const luaModule = existsSync(path.join(this.opts.texDir, ENGINE_FILES.luahbtex.wasm))
+      ? await loadTexModule(this.opts.texDir, 'luahbtex')
+      : undefined;
     this.formats = new FormatStore({
       texDir: this.opts.texDir,
       module,
@@ -76,7 +83,7 @@ export class TexEngine implements PdfEngine {
         const progress = new Int32Array(new SharedArrayBuffer(4));
         return {
           worker: new Worker(new URL('./worker.js', import.meta.url), {
-            workerData: { texDir: this.opts.texDir, module, maxRuns: MAX_RUNS, progress },
+            workerData: { texDir: this.opts.texDir, module, luaModule, maxRuns: MAX_RUNS, progress },
             stdout: false,
             stderr: false,
           }),
@@ -96,15 +103,21 @@ export class TexEngine implements PdfEngine {
     return this.pool?.busyThreads() ?? [];
   }
 
-  async compile(latex: string, formatPreamble?: string | null, files?: Readonly<Record<string, Uint8Array>>): Promise<Buffer> {
-    return (await this.typeset(latex, formatPreamble, files)).pdf;
+  async compile(latex: string, formatPreamble?: string | null, files?: Readonly<Record<string, Uint8Array>>, engine?: TexEngineName): Promise<Buffer> {
+    return (await this.typeset(latex, formatPreamble, files, engine)).pdf;
   }
 
-  async typeset(latex: string, formatPreamble?: string | null, files?: Readonly<Record<string, Uint8Array>>): Promise<Typeset> {
+  async typeset(latex: string, formatPreamble?: string | null, files?: Readonly<Record<string, Uint8Array>>, engine: TexEngineName = 'pdftex'): Promise<Typeset> {
     if (!this.pool) throw new ServiceError(Code.pdf_unavailable, 'The PDF engine is not started.');
-    const fits = formatPreamble && latex.startsWith(`${formatPreamble}${MARKER}\n`);
+    // Preamble formats are pdfTeX's (format-store.ts); LuaHBTeX starts from lualatex.fmt.
+    const fits = engine === 'pdftex' && formatPreamble && latex.startsWith(`${formatPreamble}${MARKER}\n`);
     const format = fits ? this.formats?.find(formatPreamble) : undefined;
-    const job: TexJob = { latex, ...(format ? { format } : {}), ...(files && Object.keys(files).length ? { files } : {}) };
+    const job: TexJob = {
+      latex,
+      ...(engine !== 'pdftex' ? { engine } : {}),
+      ...(format ? { format } : {}),
+      ...(files && Object.keys(files).length ? { files } : {}),
+    };
     const reply = await this.pool.run<TexReply>(job);
     if (format && reply.formatBroken) this.formats?.broken(format);
     if (format && !reply.formatBroken) this.counts.withFormat++;

@@ -1,4 +1,5 @@
 import type { PoolStats } from '../worker-pool.js';
+import type { TexEngineName } from './pdftex-instance.js';
 
 /** Counts since start, for /metrics. */
 export interface TypesetStats {
@@ -26,11 +27,12 @@ export interface PdfEngine {
    * `formatPreamble`: the part of `latex` before its format marker, when
    * python/rst2 wrote it so (LatexResult.formatPreamble). `files`: more
    * files for the job folder, next to the .tex (the document's images),
-   * kept in memory only.
+   * kept in memory only. `engine`: pdftex, or luahbtex for the scripts
+   * that need shaping (LatexResult.engine).
    */
-  compile(latex: string, formatPreamble?: string | null, files?: Readonly<Record<string, Uint8Array>>): Promise<Buffer>;
-  /** compile, and how many characters the fonts lacked (pdfTeX dropped them: lost-characters.ts). */
-  typeset(latex: string, formatPreamble?: string | null, files?: Readonly<Record<string, Uint8Array>>): Promise<Typeset>;
+  compile(latex: string, formatPreamble?: string | null, files?: Readonly<Record<string, Uint8Array>>, engine?: TexEngineName): Promise<Buffer>;
+  /** compile, and how many characters the fonts lacked (the engine dropped them: lost-characters.ts). */
+  typeset(latex: string, formatPreamble?: string | null, files?: Readonly<Record<string, Uint8Array>>, engine?: TexEngineName): Promise<Typeset>;
   /** Undefined when there is no pool (no TeX engine installed). */
   stats(): PoolStats | undefined;
   typesetStats(): TypesetStats | undefined;

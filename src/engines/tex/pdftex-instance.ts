@@ -1,35 +1,73 @@
 /**
- * One pdfTeX engine instance (our WebAssembly build, see scripts/build-tex.sh)
- * and the file system it sees. An instance runs once and is thrown away;
- * making one (Emscripten's runtime, a 128 MiB memory) is done ahead of time
- * with `prepareInstance`, so a job only pays for its run.
+ * One TeX engine instance (our WebAssembly builds of pdfTeX and LuaHBTeX,
+ * see scripts/build-tex.sh) and the file system it sees. An instance runs
+ * once and is thrown away; making one (Emscripten's runtime, a 128 MiB
+ * memory, 256 MiB for LuaHBTeX) is done ahead of time with
+ * `prepareInstance`, so a job only pays for its run.
  *
  * The engine sees an Emscripten file system with only:
- *   /tex  the texDir (texmf tree, texmf.cnf, pdflatex.fmt) mounted from the
+ *   /tex  the texDir (texmf tree, texmf.cnf, the formats) mounted from the
  *         host through NODEFS, guarded read-only
  *   /fmt  for a run with a preamble format: the folder holding it, mounted
  *         and guarded the same way
  *   /job  an in-memory (MEMFS) job folder, the current directory
+ *   /var/cache  LuaHBTeX only: luaotfload's cache, in memory (MEMFS),
+ *         filled from the tree's texmf-var when the instance is made
  * The paranoid texmf.cnf (openin_any = p, openout_any = p, shell_escape = f)
  * additionally refuses absolute and `..` names in \input, \openin and
  * \openout, and \write18.
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-/** The file name of the glue (CommonJS, because the package is "type": "module"). */
-export const GLUE_FILE = 'pdftex.cjs';
-export const WASM_FILE = 'pdftex.wasm';
+/** The engines of the tree: pdfTeX, the fast path, and LuaHBTeX, which shapes. */
+export type TexEngineName = 'pdftex' | 'luahbtex';
+
+interface EngineFiles {
+  /** The glue (CommonJS, because the package is "type": "module"). */
+  glue: string;
+  wasm: string;
+  /** The LaTeX format in the tree, and the program name kpathsea sees. */
+  format: string;
+  /** luaotfload's caches in the tree (see scripts/tex/dump-format.mjs). */
+  cache?: string;
+}
+
+export const ENGINE_FILES: Readonly<Record<TexEngineName, EngineFiles>> = {
+  pdftex: { glue: 'pdftex.cjs', wasm: 'pdftex.wasm', format: 'pdflatex' },
+  luahbtex: { glue: 'luahbtex.cjs', wasm: 'luahbtex.wasm', format: 'lualatex', cache: 'texmf-var' },
+};
+export const GLUE_FILE = ENGINE_FILES.pdftex.glue;
+export const WASM_FILE = ENGINE_FILES.pdftex.wasm;
 
 const TEX_MOUNT = '/tex';
 const FMT_MOUNT = '/fmt';
 const JOB_DIR = '/job';
+const CACHE_DIR = '/var/cache';
 
-/** Compiles pdftex.wasm; do it once and hand the module to every instance. */
-export async function loadTexModule(texDir: string): Promise<WebAssembly.Module> {
-  const bytes = await readFile(path.join(texDir, WASM_FILE));
+/** Compiles an engine's .wasm; do it once and hand the module to every instance. */
+export async function loadTexModule(texDir: string, engine: TexEngineName = 'pdftex'): Promise<WebAssembly.Module> {
+  const bytes = await readFile(path.join(texDir, ENGINE_FILES[engine].wasm));
   return WebAssembly.compile(bytes);
+}
+
+/** luaotfload's caches as the tree holds them, by path below texmf-var; read once per thread. */
+export type CacheFiles = ReadonlyMap<string, Uint8Array>;
+
+export async function loadCacheFiles(texDir: string, engine: TexEngineName): Promise<CacheFiles> {
+  const files = new Map<string, Uint8Array>();
+  const sub = ENGINE_FILES[engine].cache;
+  if (!sub) return files;
+  const root = path.join(texDir, sub);
+  const walk = async (dir: string, rel: string): Promise<void> => {
+    for (const e of await readdir(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) await walk(path.join(dir, e.name), `${rel}${e.name}/`);
+      else if (e.isFile()) files.set(`${rel}${e.name}`, await readFile(path.join(dir, e.name)));
+    }
+  };
+  await walk(root, '');
+  return files;
 }
 
 // ---------------------------------------------------------------- Emscripten glue types
@@ -71,8 +109,8 @@ interface EmOptions {
 type Factory = (opts: EmOptions) => Promise<EmModule>;
 
 const factories = new Map<string, Factory>();
-function glueFactory(texDir: string): Factory {
-  const glue = path.resolve(texDir, GLUE_FILE);
+function glueFactory(texDir: string, engine: TexEngineName): Factory {
+  const glue = path.resolve(texDir, ENGINE_FILES[engine].glue);
   let f = factories.get(glue);
   if (!f) {
     f = createRequire(import.meta.url)(glue) as Factory;
@@ -108,6 +146,23 @@ function readJobFiles(FS: EmFS, dir = JOB_DIR, prefix = '', into: FileMap = new 
   return into;
 }
 
+function fillCache(FS: EmFS, cache: CacheFiles): void {
+  const made = new Set<string>();
+  const mkdirs = (dir: string): void => {
+    if (made.has(dir)) return;
+    mkdirs(path.posix.dirname(dir));
+    try { FS.mkdir(dir); } catch { /* exists */ }
+    made.add(dir);
+  };
+  made.add('/');
+  for (const [name, data] of cache) {
+    const file = `${CACHE_DIR}/${name}`;
+    mkdirs(path.posix.dirname(file));
+    FS.writeFile(file, data);
+  }
+  mkdirs(CACHE_DIR);
+}
+
 /** Makes writes, creation, removal and renames under the mounts fail with EACCES. */
 function guardReadOnly(FS: EmFS, mounts: string[]): void {
   const EACCES = 2;
@@ -138,8 +193,12 @@ function guardReadOnly(FS: EmFS, mounts: string[]): void {
 // ---------------------------------------------------------------- instances
 
 export interface InstanceOptions {
-  /** Compiled pdftex.wasm (see loadTexModule); compiled once, shared by instances. */
+  /** pdftex (the default) or luahbtex; `module` must be its. */
+  engine?: TexEngineName;
+  /** Compiled .wasm of the engine (see loadTexModule); compiled once, shared by instances. */
   module: WebAssembly.Module;
+  /** LuaHBTeX: luaotfload's caches (loadCacheFiles), copied into the instance's /var/cache. */
+  cache?: CacheFiles;
   /** Directory with pdftex.cjs, texmf.cnf, texmf/ and pdflatex.fmt (wasm/tex). */
   texDir: string;
   /** Extra environment (e.g. SOURCE_DATE_EPOCH for reproducible output). */
@@ -148,6 +207,7 @@ export interface InstanceOptions {
 
 /** An instance ready to run once: runtime up, /tex mounted, nothing of a job in it yet. */
 export interface TexInstance {
+  readonly engine: TexEngineName;
   readonly texDir: string;
   readonly env: string;
   readonly em: EmModule;
@@ -182,7 +242,8 @@ export interface RunOutcome {
 export const envKey = (env: Readonly<Record<string, string>> | undefined): string => JSON.stringify(Object.entries(env ?? {}).sort());
 
 export async function prepareInstance(opts: InstanceOptions): Promise<TexInstance> {
-  const createPdftex = glueFactory(opts.texDir);
+  const engine = opts.engine ?? 'pdftex';
+  const createEngine = glueFactory(opts.texDir, engine);
   const texDir = path.resolve(opts.texDir);
   const output: string[] = [];
   const terminal: number[] = [];
@@ -194,9 +255,9 @@ export async function prepareInstance(opts: InstanceOptions): Promise<TexInstanc
     terminal.push(c);
     instance?.onOutput?.();
   };
-  const em = await createPdftex({
+  const em = await createEngine({
     // kpathsea derives SELFAUTOLOC from argv[0]: the file must exist (an empty one in MEMFS).
-    thisProgram: '/bin/pdftex',
+    thisProgram: `/bin/${engine}`,
     print: (s) => { output.push(s); },
     printErr: (s) => { output.push(s); },
     stdout: onByte,
@@ -214,7 +275,8 @@ export async function prepareInstance(opts: InstanceOptions): Promise<TexInstanc
     preRun: [(m) => {
       const FS = m.FS;
       FS.mkdir('/bin');
-      FS.writeFile('/bin/pdftex', '');
+      FS.writeFile(`/bin/${engine}`, '');
+      if (opts.cache) fillCache(FS, opts.cache);
       FS.mkdir(TEX_MOUNT);
       FS.mount(FS.filesystems['NODEFS'], { root: texDir }, TEX_MOUNT);
       FS.mkdir(JOB_DIR);
@@ -224,13 +286,13 @@ export async function prepareInstance(opts: InstanceOptions): Promise<TexInstanc
       for (const [k, v] of Object.entries(opts.env ?? {})) m.ENV[k] = v;
     }],
   });
-  instance = { texDir: opts.texDir, env: envKey(opts.env), em, output, terminal, used: false };
+  instance = { engine, texDir: opts.texDir, env: envKey(opts.env), em, output, terminal, used: false };
   return instance;
 }
 
-/** Runs pdfTeX once in `instance`, which cannot be used again. */
+/** Runs the engine once in `instance`, which cannot be used again. */
 export function runInstance(instance: TexInstance, req: RunRequest): RunOutcome {
-  if (instance.used) throw new Error('runInstance: a pdfTeX instance runs only once');
+  if (instance.used) throw new Error('runInstance: an engine instance runs only once');
   instance.used = true;
   instance.onOutput = req.onProgress;
   const { FS } = instance.em;
@@ -247,7 +309,7 @@ export function runInstance(instance: TexInstance, req: RunRequest): RunOutcome 
   try {
     exitCode = instance.em.callMain(req.args);
   } catch (err) {
-    instance.output.push(`pdfTeX crashed: ${err instanceof Error ? err.message : String(err)}`);
+    instance.output.push(`${instance.engine === 'luahbtex' ? 'LuaHBTeX' : 'pdfTeX'} crashed: ${err instanceof Error ? err.message : String(err)}`);
     exitCode = -1;
   }
   let files: FileMap;

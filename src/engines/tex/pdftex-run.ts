@@ -1,23 +1,28 @@
 /**
- * Runs one pdfTeX job in the current thread: the main .tex file typeset,
+ * Runs one TeX job in the current thread (pdfTeX, or LuaHBTeX for the
+ * scripts that need shaping): the main .tex file typeset,
  * again only when the document needs it (rerun.ts), each run in a fresh
  * engine instance (pdftex-instance.ts) with the job folder carried over.
  */
 import path from 'node:path';
 
 import {
-  envKey, mountedFormat, prepareInstance, runInstance,
-  type FileMap, type RunOutcome, type TexInstance,
+  ENGINE_FILES, envKey, mountedFormat, prepareInstance, runInstance,
+  type CacheFiles, type FileMap, type RunOutcome, type TexEngineName, type TexInstance,
 } from './pdftex-instance.js';
 import { RERUN_EXTENSIONS, readsAuxiliaryFiles, rerunState, wantsAnotherRun } from './rerun.js';
 
-export { GLUE_FILE, WASM_FILE, loadTexModule } from './pdftex-instance.js';
+export { GLUE_FILE, WASM_FILE, loadCacheFiles, loadTexModule, type TexEngineName } from './pdftex-instance.js';
 
-export const FORMAT_NAME = 'pdflatex';
+export const FORMAT_NAME = ENGINE_FILES.pdftex.format;
 
 export interface PdftexJob {
-  /** Compiled pdftex.wasm (see loadTexModule); compiled once, shared by instances. */
+  /** pdftex (the default) or luahbtex, whose format is lualatex.fmt. */
+  engine?: TexEngineName;
+  /** Compiled .wasm of the engine (see loadTexModule); compiled once, shared by instances. */
   module: WebAssembly.Module;
+  /** LuaHBTeX: luaotfload's caches (loadCacheFiles). */
+  cache?: CacheFiles;
   /** Directory with pdftex.cjs, texmf.cnf, texmf/ and pdflatex.fmt (wasm/tex). */
   texDir: string;
   /** Files of the job folder, by relative path (no absolute paths, no `..`). */
@@ -82,12 +87,14 @@ function nextRunFiles(inputs: FileMap, produced: FileMap): FileMap {
   return next;
 }
 
-const COMMON_ARGS = ['-interaction=nonstopmode', '-halt-on-error', '-no-shell-escape', `-progname=${FORMAT_NAME}`];
+const COMMON_ARGS = ['-interaction=nonstopmode', '-halt-on-error', '-no-shell-escape'];
+// LuaTeX's socket library stays unloaded (there is no network in the engine anyway).
+const ENGINE_ARGS: Readonly<Record<TexEngineName, readonly string[]>> = { pdftex: [], luahbtex: ['--nosocket'] };
 
 /** The instance handed in when it fits the job, else a new one. */
 async function firstInstance(job: PdftexJob): Promise<TexInstance> {
   const given = job.instance;
-  if (given && !given.used && given.texDir === job.texDir && given.env === envKey(job.env)) return given;
+  if (given && !given.used && given.engine === (job.engine ?? 'pdftex') && given.texDir === job.texDir && given.env === envKey(job.env)) return given;
   return prepareInstance(job);
 }
 
@@ -104,8 +111,10 @@ export async function runPdftex(job: PdftexJob): Promise<PdftexResult> {
   if (!sourceBytes) throw new Error(`runPdftex: main file ${main} is not among the files`);
   const source = new TextDecoder('utf-8').decode(sourceBytes);
   const maxRuns = Math.max(1, Math.floor(job.maxRuns));
-  const fmt = job.format ? mountedFormat(job.format.file) : FORMAT_NAME;
-  const args = [...COMMON_ARGS, `-fmt=${fmt}`, `-jobname=${jobname}`, main];
+  const engine = job.engine ?? 'pdftex';
+  const formatName = ENGINE_FILES[engine].format;
+  const fmt = job.format ? mountedFormat(job.format.file) : formatName;
+  const args = [...COMMON_ARGS, ...ENGINE_ARGS[engine], `-progname=${formatName}`, `-fmt=${fmt}`, `-jobname=${jobname}`, main];
   // A document that reads back what its first run writes gets a second run
   // anyway, so the first need not write a PDF: -draftmode makes the same
   // .aux/.toc without embedding fonts or compressing pages (about a tenth

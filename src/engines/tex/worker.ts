@@ -1,8 +1,10 @@
 /**
- * A pdfTeX worker: each job gets fresh engine instances (no state carried
+ * A TeX worker: each job gets fresh engine instances (no state carried
  * between documents) made from the module the parent compiled once. The
- * instance for the next job's first run is made while the worker waits, so
- * a job does not pay for it.
+ * pdfTeX instance for the next job's first run is made while the worker
+ * waits, so a job does not pay for it. LuaHBTeX, for the documents whose
+ * scripts pdfTeX cannot set, gets its instances when a job asks: a waiting
+ * one would hold 256 MiB in every worker for the few documents that need it.
  */
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -14,12 +16,14 @@ import type { JobFailure, WorkerMessage } from '../worker-messages.js';
 import type { FormatRef } from './format-store.js';
 import { relevantLogLines } from './log-lines.js';
 import { lostCharacters, type LostCharacters } from './lost-characters.js';
-import { prepareInstance, type TexInstance } from './pdftex-instance.js';
-import { runPdftex, type PdftexResult } from './pdftex-run.js';
+import { prepareInstance, type CacheFiles, type TexInstance } from './pdftex-instance.js';
+import { loadCacheFiles, runPdftex, type PdftexResult, type TexEngineName } from './pdftex-run.js';
 
 interface TexWorkerData {
   texDir: string;
   module: WebAssembly.Module;
+  /** LuaHBTeX's compiled module, when the tree has the engine. */
+  luaModule?: WebAssembly.Module;
   maxRuns: number;
   /** Moved on every bit of pdfTeX output; the pool ends a job that leaves it still (see RST2_PDF_STALL_MS). */
   progress: Int32Array;
@@ -28,6 +32,8 @@ interface TexWorkerData {
 /** A job as the engine sends it. */
 export interface TexJob {
   latex: string;
+  /** pdftex when absent. */
+  engine?: TexEngineName;
   /** A preamble format `latex` fits (its preamble ends where the format's does). */
   format?: FormatRef;
   /** Files next to document.tex (images, `rst2img-N.<ext>`): in the engine's memory only, gone with it. */
@@ -76,7 +82,23 @@ const FORMAT_FAILURE = /format file|stymied/i;
 const formatFailed = (result: PdftexResult): boolean =>
   result.exitCode !== 0 && !result.files.has('document.log') && FORMAT_FAILURE.test(result.output);
 
+let luaCache: Promise<CacheFiles> | undefined;
+
 async function typeset(job: TexJob, format: FormatRef | undefined): Promise<PdftexResult> {
+  if (job.engine === 'luahbtex') {
+    if (!data.luaModule) throw new Error('this TeX tree has no LuaHBTeX');
+    luaCache ??= loadCacheFiles(data.texDir, 'luahbtex');
+    return runPdftex({
+      engine: 'luahbtex',
+      module: data.luaModule,
+      cache: await luaCache,
+      texDir: data.texDir,
+      files: { ...job.files, 'document.tex': job.latex },
+      main: 'document.tex',
+      maxRuns: data.maxRuns,
+      onProgress,
+    });
+  }
   return runPdftex({
     module: data.module,
     texDir: data.texDir,
@@ -110,7 +132,7 @@ async function compile(job: TexJob): Promise<{ ok: true; pdf: Uint8Array; runs: 
     ok: false,
     error: {
       code: Code.latex_failed,
-      message: `LaTeX could not typeset this document${excerpt ? `:\n${excerpt}` : ` (pdfTeX exit code ${result.exitCode}).`}`,
+      message: `LaTeX could not typeset this document${excerpt ? `:\n${excerpt}` : ` (${job.engine === 'luahbtex' ? 'LuaHBTeX' : 'pdfTeX'} exit code ${result.exitCode}).`}`,
       detail: result.log.slice(-4000),
     },
   };

@@ -1,0 +1,62 @@
+# What LuaHBTeX needs in the texmf tree besides what pdfTeX reads (sourced
+# by scripts/build-tex.sh): LuaTeX's Lua packages, fontspec, Latin Modern
+# as OpenType, and Noto faces for the scripts pdfTeX cannot set (Arabic,
+# Hebrew, Devanagari, Bengali, Tamil, Thai), with Noto Serif and Sans as a
+# fallback for the digits and punctuation some of those faces lack.
+#
+#   add_shaping_files <texmf> <stage of the base packages> <noto stage>
+
+SHAPING_DEBS=(texlive-luatex fonts-noto-core)
+# From texlive-luatex's tex/luatex: only what luaotfload, fontspec and
+# babel load (the package holds some forty others).
+LUATEX_KEEP=(luaotfload lualibs luatexbase hyph-utf8 lua-uni-algos ctablestack)
+# Hyphenation patterns LuaTeX loads when a document uses the language.
+SHAPED_LANGUAGES=(hindi bengali tamil thai)
+# Regular and Bold of each (the scripts have no italics).
+NOTO_FACES=(NotoNaskhArabic NotoSansArabic NotoSerifHebrew NotoSansHebrew
+            NotoSerifDevanagari NotoSansDevanagari NotoSerifBengali NotoSansBengali
+            NotoSerifTamil NotoSansTamil NotoSerifThai NotoSansThai NotoSerif NotoSans)
+
+add_shaping_files() {
+  local texmf=$1 stage=$2 noto=$3 d f w
+  local dist="$stage/usr/share/texlive/texmf-dist"
+  for d in "${LUATEX_KEEP[@]}"; do
+    [ -d "$dist/tex/luatex/$d" ] || die "tex/luatex/$d not in texlive-luatex"
+    mkdir -p "$texmf/tex/luatex/$d"
+    (cd "$dist/tex/luatex/$d" && find -L . -type f -print0 | xargs -0 -r cp -L --parents -t "$texmf/tex/luatex/$d")
+  done
+  # The Lua files of the packages the tree already has (babel's bidi and
+  # transforms, among others); pdfTeX's pruning removed them.
+  (cd "$dist/tex" && find -L generic latex -name '*.lua' -type f 2>/dev/null) | while read -r f; do
+    [ -d "$texmf/tex/$(dirname "$f")" ] && cp -L "$dist/tex/$f" "$texmf/tex/$f"
+  done
+  # LuaTeX loads hyphenation patterns from language.dat.lua at run time:
+  # US English's, and those texlive-lang-other has for these scripts, with
+  # the hyphen mins Debian's own language.dat.lua would give them (its
+  # hyphen-cnf entry).  Thai's mark syllables, the only breaks Thai text has.
+  local lua="$texmf/tex/generic/config/language.dat.lua" other cnf
+  other="$(script_deb_dir texlive-lang-other)"
+  cnf="$other/var/lib/tex-common/hyphen-cnf/texlive/texlive-lang-other.cnf"
+  [ -f "$cnf" ] || die "texlive-lang-other's hyphen-cnf entry not found ($cnf)"
+  sed '/^-- END of language.us.lua/d' "$dist/tex/generic/config/language.us.lua" > "$lua"
+  mkdir -p "$texmf/tex/generic/hyph-utf8/patterns/txt" "$texmf/tex/generic/hyph-utf8/loadhyph"
+  for f in "${SHAPED_LANGUAGES[@]}"; do
+    local line name left right loader pat
+    line=$(grep "^name=$f " "$cnf") || die "no hyphenation entry for $f in $cnf"
+    name=$f; left=$(sed -n 's/.*lefthyphenmin=\([0-9]*\).*/\1/p' <<<"$line"); right=$(sed -n 's/.*righthyphenmin=\([0-9]*\).*/\1/p' <<<"$line")
+    loader=$(sed -n 's/.* file=\([^ ]*\).*/\1/p' <<<"$line"); pat=$(sed -n 's/.*file_patterns=\([^ ]*\).*/\1/p' <<<"$line")
+    cp -L "$other/usr/share/texlive/texmf-dist/tex/generic/hyph-utf8/patterns/txt/$pat" "$texmf/tex/generic/hyph-utf8/patterns/txt/"
+    cp -L "$other/usr/share/texlive/texmf-dist/tex/generic/hyph-utf8/loadhyph/$loader" "$texmf/tex/generic/hyph-utf8/loadhyph/"
+    printf '\t["%s"]={\n\t\tloader="%s",\n\t\tlefthyphenmin=%s,\n\t\trighthyphenmin=%s,\n\t\tsynonyms={},\n\t\tpatterns="%s",\n\t\thyphenation="",\n\t},\n' \
+      "$name" "$loader" "$left" "$right" "$pat" >> "$lua"
+  done
+  echo '}' >> "$lua"
+  mkdir -p "$texmf/fonts/opentype/public/lm" "$texmf/fonts/truetype/noto"
+  cp -L "$stage"/usr/share/texmf/fonts/opentype/public/lm/*.otf "$texmf/fonts/opentype/public/lm/"
+  for f in "${NOTO_FACES[@]}"; do
+    for w in Regular Bold; do
+      [ -f "$noto/usr/share/fonts/truetype/noto/$f-$w.ttf" ] || die "$f-$w.ttf not in fonts-noto-core"
+      cp -L "$noto/usr/share/fonts/truetype/noto/$f-$w.ttf" "$texmf/fonts/truetype/noto/"
+    done
+  done
+}
