@@ -7,7 +7,10 @@
  *  - Debian's native pdflatex on the same .tex (plain format, one run),
  *    with Debian's packages for those scripts (installed when missing, as
  *    root; its T2A fonts come from METAFONT on the first run, which is not
- *    timed).
+ *    timed); for the scripts that go to LuaHBTeX (Arabic, Hebrew, Indic,
+ *    Thai: issue 31), Debian's native lualatex on the same .tex, with
+ *    texlive-luatex and fonts-noto-core (its font caches made on an
+ *    untimed first run, as ours are made at install).
  * Prints medians and the ratio to the Latin document; nothing here is a
  * pass/fail test.
  *
@@ -36,7 +39,10 @@ const PARAGRAPHS: ReadonlyArray<readonly [string, string]> = [
   ['Japanese', 'すべての人間は、生まれながらにして自由であり、かつ、尊厳と権利とについて平等である。'],
   ['Korean', '모든 인간은 태어날 때부터 자유로우며 그 존엄과 권리에 있어 동등하다.'],
   ['emoji', 'Hello 👋 world 😃, a release 🎉 and a rocket 🚀.'],
-  ['Arabic (placeholders)', 'Text: يولد جميع الناس أحرارا.'],
+  ['Arabic', 'يولد جميع الناس أحرارا متساوين في الكرامة والحقوق. وقد وهبوا عقلا وضميرا وعليهم أن يعامل بعضهم بعضا بروح الإخاء.'],
+  ['Hebrew', 'כל בני האדם נולדו בני חורין ושווים בערכם ובזכויותיהם. כולם חוננו בתבונה ובמצפון, לפיכך חובה עליהם לנהוג איש ברעהו ברוח של אחוה.'],
+  ['Hindi (Devanagari)', 'सभी मनुष्यों को गौरव और अधिकारों के मामले में जन्मजात स्वतन्त्रता और समानता प्राप्त है। उन्हें बुद्धि और अन्तरात्मा की देन प्राप्त है।'],
+  ['Thai', 'มนุษย์ทั้งหลายเกิดมามีอิสระและเสมอภาคกันในเกียรติศักดิ์และสิทธิ ต่างมีเหตุผลและมโนธรรม'],
 ];
 
 function doc(name: string, paragraph: string, n: number): string {
@@ -44,14 +50,14 @@ function doc(name: string, paragraph: string, n: number): string {
   return `${name}\n${'='.repeat(name.length * 2)}\n\n${Array(5).fill(paragraph).join('\n\n')}\n\n.. run ${n}\n`;
 }
 
-function nativeSeconds(tex: string): number | null {
+function nativeSeconds(tex: string, program: string): number | null {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rst2-native-scripts-'));
   fs.writeFileSync(path.join(dir, 'document.tex'), tex);
-  const run = () => spawnSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', '-no-shell-escape', 'document.tex'], { cwd: dir, encoding: 'utf8' });
-  // Untimed first runs: METAFONT makes missing TFMs once, as on any native install.
+  const run = () => spawnSync(program, ['-interaction=nonstopmode', '-halt-on-error', '-no-shell-escape', 'document.tex'], { cwd: dir, encoding: 'utf8' });
+  // Untimed first runs: METAFONT makes missing TFMs once, luaotfload its caches, as on any native install.
   if (run().status !== 0 && run().status !== 0) {
     const log = fs.readFileSync(path.join(dir, 'document.log'), 'utf8');
-    console.error(`[bench] native pdflatex fails: ${log.split('\n').filter((l) => l.startsWith('!')).slice(0, 2).join(' ')}`);
+    console.error(`[bench] native ${program} fails: ${log.split('\n').filter((l) => l.startsWith('!')).slice(0, 2).join(' ')}`);
     return null;
   }
   const times: number[] = [];
@@ -68,6 +74,7 @@ async function main(): Promise<void> {
   ensureDebianPackages('/usr/share/texlive/texmf-dist/tex/latex/cyrillic/t2aenc.def', [
     'texlive-lang-cyrillic', 'texlive-lang-greek', 'texlive-lang-other', 'latex-cjk-common', 'latex-cjk-chinese-arphic-gbsn00lp',
     'latex-cjk-chinese-arphic-bsmi00lp', 'latex-cjk-japanese-wadalab', 'texlive-lang-korean']);
+  ensureDebianPackages('/usr/share/texlive/texmf-dist/tex/luatex/luaotfload/luaotfload.sty', ['texlive-luatex', 'fonts-noto-core', 'texlive-latex-recommended']);
   console.log(`rst2 PDF by script: ${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${os.cpus().length} CPUs, ${RUNS} runs each; load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
   const python = new PythonEngine({ workers: 1, queueLimit: 4, timeoutMs: 60_000, bundlePath: paths.pythonBundle, pythonSources: paths.pythonSources, stylesDir: paths.styles, log });
@@ -87,25 +94,26 @@ async function main(): Promise<void> {
   let latinWarm = 0;
   try {
     for (const [name, paragraph] of PARAGRAPHS) {
+      const latex = await python.renderLatex(doc(name, paragraph, 0), { documentClass: 'article', style: 'default', useLatexToc: false });
       const before = formats();
       const first = await post(doc(name, paragraph, n++));
-      // The format is made in the background after the first request.
-      for (let waited = 0; formats() === before && waited < 60_000; waited += 250) await new Promise((r) => setTimeout(r, 250));
+      // The format is made in the background after the first request (pdfTeX's only: LuaHBTeX starts from lualatex.fmt).
+      for (let waited = 0; latex.engine === 'pdftex' && formats() === before && waited < 60_000; waited += 250) await new Promise((r) => setTimeout(r, 250));
       const warm: number[] = [];
       await post(doc(name, paragraph, n++));
       for (let i = 0; i < RUNS; i++) warm.push(await post(doc(name, paragraph, n++)));
       const w = median(warm);
       if (name.startsWith('Latin')) latinWarm = w;
-      const latex = (await python.renderLatex(doc(name, paragraph, 0), { documentClass: 'article', style: 'default', useLatexToc: false })).latex;
-      const native = nativeSeconds(latex);
-      rows.push([name, fmt(first), fmt(w), `${(w / latinWarm).toFixed(2)}×`, native === null ? 'fails' : fmt(native), native === null ? '' : `${(w / native).toFixed(2)}×`]);
+      const program = latex.engine === 'luahbtex' ? 'lualatex' : 'pdflatex';
+      const native = nativeSeconds(latex.latex, program);
+      rows.push([name, latex.engine, fmt(first), fmt(w), `${(w / latinWarm).toFixed(2)}×`, native === null ? 'fails' : `${fmt(native)} (${program})`, native === null ? '' : `${(w / native).toFixed(2)}×`]);
     }
   } finally {
     await server.close();
     await python.close();
     fs.rmSync(formatDir, { recursive: true, force: true });
   }
-  const header = ['document (one page)', 'HTTP first, format being made (ms)', 'HTTP warm (ms)', 'vs Latin', 'native pdflatex (ms)', 'HTTP warm / native'];
+  const header = ['document (one page)', 'engine', 'HTTP first, format being made (ms)', 'HTTP warm (ms)', 'vs Latin', 'native (ms)', 'HTTP warm / native'];
   console.log(`| ${header.join(' | ')} |\n|${header.map(() => '---').join('|')}|`);
   for (const r of rows) console.log(`| ${r.join(' | ')} |`);
   const texmf = spawnSync('du', ['-sm', path.join(paths.texDir, 'texmf')], { encoding: 'utf8' }).stdout.split('\t')[0];

@@ -145,7 +145,10 @@ const bodies = [];
 for (const rel of files) {
   const full = path.join(root, rel);
   const data = fs.readFileSync(full);
-  header.push({ path: rel, size: data.length, exec: (fs.statSync(full).mode & 0o111) !== 0 });
+  const stat = fs.statSync(full);
+  // Font files keep their time: luaotfload's caches in wasm/tex/texmf-var hold it.
+  const mtime = /^wasm\/tex\/texmf\/fonts\/(opentype|truetype)\//.test(rel) ? Math.floor(stat.mtimeMs / 1000) : undefined;
+  header.push({ path: rel, size: data.length, exec: (stat.mode & 0o111) !== 0, ...(mtime !== undefined ? { mtime } : {}) });
   bodies.push(data);
 }
 const headerBytes = Buffer.from(JSON.stringify({ files: header }), 'utf8');

@@ -19,6 +19,8 @@ export interface EngineVersions {
   pygments: string | null;
   /** The TeX engine and its version, e.g. "pdfTeX 1.40.24". */
   tex: string | null;
+  /** The engine for the scripts pdfTeX cannot set, e.g. "LuaHBTeX 1.15.0". */
+  shapingTex: string | null;
 }
 
 export interface Versions {
@@ -57,11 +59,15 @@ function bundledVersion(manifest: unknown, name: string): string | null {
 export function engineVersions(pythonManifest: unknown, texManifest: unknown): EngineVersions {
   const docutils = bundledVersion(pythonManifest, 'python3-docutils');
   const pygments = bundledVersion(pythonManifest, 'python3-pygments');
-  const engine = (texManifest as { engine?: { name?: unknown; version?: unknown } } | undefined)?.engine;
+  type Named = { name?: unknown; version?: unknown } | undefined;
+  const manifest = texManifest as { engine?: Named; engines?: { luahbtex?: Named } } | undefined;
+  const named = (engine: Named): string | null =>
+    typeof engine?.name === 'string' && typeof engine.version === 'string' ? `${engine.name} ${engine.version}` : null;
   return {
     docutils: docutils === null ? null : upstreamVersion(docutils),
     pygments: pygments === null ? null : upstreamVersion(pygments),
-    tex: typeof engine?.name === 'string' && typeof engine.version === 'string' ? `${engine.name} ${engine.version}` : null,
+    tex: named(manifest?.engine),
+    shapingTex: named(manifest?.engines?.luahbtex),
   };
 }
 

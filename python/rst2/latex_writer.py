@@ -19,6 +19,7 @@ primitives away from the body.
 """
 
 import os
+import unicodedata
 
 from docutils import nodes
 from docutils.transforms import Transform
@@ -197,11 +198,173 @@ class Babel(latex2e.Babel):
     (docutils says ``vietnam``; TeX Live's babel-vietnamese has ``vietnamese``)."""
 
     language_codes = dict(latex2e.Babel.language_codes, vi="vietnamese")
+    # LuaLaTeX (set by Shaped): the babel set-up of script_preamble.lua_babel.
+    rst2_lua = None
+
+    def __call__(self):
+        if self.rst2_lua is not None:
+            return self.rst2_lua()
+        return super().__call__()
 
 
-class SafeLaTeXTranslator(ScriptMarking, latex2e.LaTeXTranslator):
+# The first strong character of a text decides its direction (the Unicode
+# bidi algorithm's rule P2, as HTML's dir=auto).
+_STRONG = {"L": "ltr", "R": "rtl", "AL": "rtl"}
+
+
+def _direction(text):
+    for char in text:
+        direction = _STRONG.get(unicodedata.bidirectional(char))
+        if direction:
+            return direction
+    return None
+
+
+class Shaped:
+    """LuaLaTeX for documents with a shaped script (scripts.SHAPED): docutils'
+    LaTeX with fontspec and babel instead of fontenc and babel's classic
+    options (script_preamble.lua_babel), and paragraphs, lists, titles and
+    table cells whose text starts in a right-to-left script (or, in a
+    right-to-left document, in a left-to-right one) set in that direction
+    with babel's languages. A pdfTeX document goes through untouched."""
+
+    def _rst2_lua_setup(self, settings):
+        plan = scripts.Plan.parse(getattr(settings, "rst2_scripts", ""))
+        self.rst2_lua = plan.engine == scripts.LUAHBTEX
+        if not self.rst2_lua:
+            return
+        self.rst2_plan = plan
+        # babel's language goes to \babelprovide, not to the class options.
+        self.head_prefix = ["\\documentclass[%s]{%s}" % (settings.documentoptions, settings.documentclass)]
+        for key in [k for k in self.requirements if k.startswith(("_fontenc", "_inputenc", "_textquotedbl"))]:
+            del self.requirements[key]
+        self.rst2_main = script_preamble.language_name(settings.language_code, self.babel.language)
+        self.rst2_dirs = ["rtl" if script_preamble.main_is_rtl(self.rst2_main) else "ltr"]
+        self.rst2_closers = []
+        self.babel.rst2_lua = self._rst2_babel
+
+    def depart_document(self, node):
+        if getattr(self, "rst2_lua", False):
+            # docutils writes babel's line only for a language other than
+            # English; LuaLaTeX's fonts come with it, so always.
+            self.requirements["babel"] = self._rst2_babel()
+        super().depart_document(node)
+
+    def _rst2_babel(self):
+        return script_preamble.lua_babel(
+            self.rst2_plan, self.rst2_main, tuple(self.babel.otherlanguages),
+            bool(getattr(self.settings, "rst2_sans", True)))
+
+    def _rst2_language(self, direction, text):
+        """babel's language for text in ``direction`` (its first strong character's script)."""
+        if direction == "ltr":
+            return "english" if script_preamble.main_is_rtl(self.rst2_main) else self.rst2_main
+        if script_preamble.main_is_rtl(self.rst2_main):
+            return self.rst2_main
+        for char in text:
+            if _STRONG.get(unicodedata.bidirectional(char)) == "rtl":
+                kind = scripts.classify(char, scripts.table(), shaped=True)[0]
+                return script_preamble.LOCALES.get(kind, "arabic" if kind != "hebrew" else "hebrew")
+        return "arabic"
+
+    def _rst2_turn(self, node):
+        """The direction ``node`` needs when it differs from the one it is in, else None."""
+        if not getattr(self, "rst2_lua", False):
+            return None
+        direction = _direction(node.astext())
+        if direction is None or direction == self.rst2_dirs[-1]:
+            return None
+        if direction == "rtl" and not any(s in scripts.RTL for s in self.rst2_plan.shaped()):
+            return None  # an RTL script no font has: placeholders, kept in line
+        return direction
+
+    def _rst2_open(self, node, inline=False, block=False):
+        direction = self._rst2_turn(node)
+        if direction is None:
+            self.rst2_closers.append(None)
+            return
+        language = self._rst2_language(direction, node.astext())
+        if inline:
+            self.out.append("\\foreignlanguage{%s}{" % language)
+            self.rst2_closers.append(("}", False))
+        else:
+            self.out.append("\\begin{otherlanguage}{%s}" % language)
+            self.rst2_closers.append(("\\end{otherlanguage}" + ("\n" if block else ""), True))
+            self.rst2_dirs.append(direction)
+
+    def _rst2_close(self):
+        closer = self.rst2_closers.pop() if getattr(self, "rst2_lua", False) else None
+        if closer is not None:
+            text, pushed = closer
+            self.out.append(text)
+            if pushed:
+                self.rst2_dirs.pop()
+
+    def visit_paragraph(self, node):
+        super().visit_paragraph(node)
+        if getattr(self, "rst2_lua", False):
+            # An item's first paragraph is already started by \item (its
+            # direction is the list's); text in a table with auto-sized
+            # columns is in a box: there only the run turns.
+            first = node.parent.index(node) == 0 and isinstance(node.parent, (nodes.list_item, nodes.description))
+            self._rst2_open(node, inline=first or bool(self.active_table.colwidths_auto))
+
+    def depart_paragraph(self, node):
+        self._rst2_close()
+        super().depart_paragraph(node)
+
+    def _rst2_list(self, visit, node):
+        if getattr(self, "rst2_lua", False):
+            self.out.append("\n")
+            self._rst2_open(node, block=True)
+        visit(node)
+
+    def _rst2_list_end(self, depart, node):
+        depart(node)
+        self._rst2_close()
+
+    def visit_bullet_list(self, node):
+        self._rst2_list(super().visit_bullet_list, node)
+
+    def depart_bullet_list(self, node):
+        self._rst2_list_end(super().depart_bullet_list, node)
+
+    def visit_enumerated_list(self, node):
+        self._rst2_list(super().visit_enumerated_list, node)
+
+    def depart_enumerated_list(self, node):
+        self._rst2_list_end(super().depart_enumerated_list, node)
+
+    def visit_definition_list(self, node):
+        self._rst2_list(super().visit_definition_list, node)
+
+    def depart_definition_list(self, node):
+        self._rst2_list_end(super().depart_definition_list, node)
+
+    def visit_line_block(self, node):
+        if isinstance(node.parent, nodes.line_block):
+            return super().visit_line_block(node)  # nested: the outer one turned
+        self._rst2_list(super().visit_line_block, node)
+
+    def depart_line_block(self, node):
+        if isinstance(node.parent, nodes.line_block):
+            return super().depart_line_block(node)
+        self._rst2_list_end(super().depart_line_block, node)
+
+    def visit_title(self, node):
+        super().visit_title(node)
+        if getattr(self, "rst2_lua", False):
+            self._rst2_open(node, inline=True)
+
+    def depart_title(self, node):
+        self._rst2_close()
+        super().depart_title(node)
+
+
+class SafeLaTeXTranslator(ScriptMarking, Shaped, latex2e.LaTeXTranslator):
     def __init__(self, document, babel_class=Babel):
         super().__init__(document, babel_class)
+        self._rst2_lua_setup(document.settings)
 
     def visit_math(self, node, math_env="$"):
         # ShowUnsafeMath has replaced what fails; this holds should a later

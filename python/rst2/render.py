@@ -145,7 +145,13 @@ def _safe_parts(parts):
 
 
 def render_latex(source, options=None):
-    """LaTeX for pdfTeX, and the images it refers to by number.
+    """LaTeX for pdfTeX or LuaLaTeX, and the images it refers to by number.
+
+    ``engine`` says which: "pdftex" (pdflatex, its format), or "luahbtex"
+    (lualatex.fmt) for a document with a shaped script (Arabic, Hebrew,
+    Devanagari, Bengali, Tamil, Thai: scripts.SHAPED) when the TeX tree has
+    that engine (scripts.json's ``shaped``). A LuaLaTeX document has no
+    ``format_preamble``.
 
     ``images`` lists each image's ``uri`` and ``alt`` in document order:
     image N of the LaTeX is ``images[N-1]``, for the service to fetch and
@@ -170,11 +176,15 @@ def render_latex(source, options=None):
         plan = scripts.Plan(plan.members | missing)
         settings = _latex_settings(options, plan)
         parts, document = publish(source, LATEX_WRITER, dialect=chosen, **settings)
-    fmt = None if options.get("docutils_layout") else _format_for(settings, chosen)
+    lua = plan.engine == scripts.LUAHBTEX
+    fmt = None if options.get("docutils_layout") or lua else _format_for(settings, chosen)
     latex = latex_format.split(parts, fmt)
     if latex is None:
         fmt = None
         latex = parts["whole"]
+        if lua:
+            # cmap is pdfTeX's (LuaTeX's fonts carry their ToUnicode maps).
+            latex = latex.replace(_CMAP_LINE, "", 1)
     if settings["use_latex_toc"] and "\\tableofcontents" not in latex:
         # docutils only writes \tableofcontents for a ``contents`` directive;
         # a client asking for LaTeX's TOC expects one either way.
@@ -184,6 +194,7 @@ def render_latex(source, options=None):
         "latex": latex,
         "title": document_title(document),
         "format_preamble": fmt["text"] if fmt else None,
+        "engine": plan.engine,
         "replaced_characters": len(getattr(document, "rst2_replaced", ())),
         "scripts": sorted(m for m in plan.members if m in scripts.REPORTED),
         "images": latex_images.images_of(document),
@@ -203,16 +214,25 @@ def _latex_settings(options, plan=None):
         "syntax_highlight": "none",
         "report_level": 2,
     }
-    settings.update(_script_settings(plan))
+    settings.update(_script_settings(plan, settings["stylesheet_path"]))
     return settings
 
 
-def _script_settings(plan):
+def _script_settings(plan, stylesheet=None):
     """What a script set changes in the settings: nothing for Latin-only text.
 
     Being settings, the set is part of the format key (_format_for), so each
     set gets a format of its own.
     """
+    if plan is not None and plan.engine == scripts.LUAHBTEX:
+        # docutils' custom preamble (its Type 1 "PDF Standard Fonts") gives
+        # way to LuaLaTeX's; fontspec and babel come with the writer's
+        # requirements (latex_writer.Shaped).
+        return {
+            "rst2_scripts": plan.setting(),
+            "rst2_sans": _uses_sans(stylesheet),
+            "latex_preamble": script_preamble.lua_preamble(plan),
+        }
     extra = script_preamble.preamble(plan) if plan is not None else ""
     if not extra:
         return {}
@@ -221,6 +241,19 @@ def _script_settings(plan):
         "font_encoding": script_preamble.font_encoding(plan),
         "latex_preamble": _DEFAULT_PREAMBLE + "\n" + extra,
     }
+
+
+_CMAP_LINE = "\\usepackage{cmap} % fix search and cut-and-paste in Acrobat\n"
+
+
+def _uses_sans(stylesheet):
+    """Whether a style sets text in the sans family (headings, admonition
+    titles, the body): the shaped scripts then need sans faces too."""
+    if not stylesheet:
+        return True
+    with open(stylesheet, encoding="utf-8") as f:
+        text = f.read()
+    return "\\sffamily" in text or "\\sfdefault" in text
 
 
 # The format part for each set of settings and dialect, made from an empty

@@ -4,7 +4,7 @@ docutils' font_encoding setting, and the glyph mappings of the PDF's text
 layer. Nothing for a Latin-only document, whose LaTeX stays as it was.
 """
 
-from .scripts import CJK_FAMILIES, CYRILLIC, EMOJI, GREEK, SYMBOLS, TRADITIONAL, VIETNAMESE
+from .scripts import CJK_FAMILIES, CYRILLIC, EMOJI, GREEK, LUAHBTEX, RTL, SYMBOLS, TRADITIONAL, VIETNAMESE, table
 
 ENCODINGS = {CYRILLIC: "T2A", GREEK: "LGR", VIETNAMESE: "T5"}
 
@@ -18,7 +18,7 @@ _T2A_SHARED = (("i", "0456"), ("I", "0406"), ("j", "0458"), ("J", "0408"))
 
 def tounicode(plan):
     """Glyph mappings for the PDF's text layer; set after the format marker."""
-    if CYRILLIC not in plan.members:
+    if CYRILLIC not in plan.members or plan.engine == LUAHBTEX:
         return ""
     # A document docutils' layout keeps (no format) has no glyph mapping yet.
     return "% rst2: Cyrillic letters T2A shares with Latin\n" + (
@@ -199,6 +199,240 @@ def preamble(plan):
         parts.extend(_CJK_FAMILY % {"family": f, "font": _CJK_FONTS[f]} for f in families)
     if EMOJI in m:
         parts.append(_EMOJI)
+    if SYMBOLS in m:
+        parts.append(_SYMBOLS)
+    parts.append("\\makeatother\n")
+    return "".join(parts)
+
+
+# ---------------------------------------------------------------------------
+# LuaLaTeX (LuaHBTeX): documents with a shaped script (scripts.SHAPED).
+#
+# docutils' LaTeX stays as it is but for the preamble: fontspec and babel
+# instead of fontenc/inputenc and babel's classic options (latex_writer.py
+# puts lua_babel() where docutils' babel line goes, before the style), and
+# lua_preamble() instead of the custom preamble's Type 1 fonts.
+
+# babel's locale for each shaped script, when the document's main language
+# is not already one of that script.
+LOCALES = {"arabic": "arabic", "hebrew": "hebrew", "devanagari": "hindi", "bengali": "bengali",
+           "tamil": "tamil", "thai": "thai"}
+# Main languages (docutils' babel names and the languages of ini files)
+# that are a shaped script's: babel imports them from its ini files.
+MAIN_LOCALES = {"arabic": "arabic", "persian": "arabic", "farsi": "arabic", "urdu": "arabic",
+                "hebrew": "hebrew", "hindi": "devanagari", "marathi": "devanagari",
+                "nepali": "devanagari", "sanskrit": "devanagari", "bengali": "bengali",
+                "tamil": "tamil", "thai": "thai"}
+# language_code -> babel locale, for the codes docutils has no babel name for.
+LANGUAGE_CODES = {"fa": "persian", "ur": "urdu", "hi": "hindi", "mr": "marathi", "ne": "nepali",
+                  "sa": "sanskrit", "bn": "bengali", "ta": "tamil", "th": "thai", "he": "hebrew",
+                  "ar": "arabic"}
+
+# The styles' Type 1 families have no TU (OpenType) shapes: Latin Modern's
+# OpenType fonts instead (the same as the default style's).
+_FAMILY_SUBSTITUTES = (("ptm", "lmr"), ("ppl", "lmr"), ("pplx", "lmr"), ("pplj", "lmr"),
+                       ("phv", "lmss"), ("pcr", "lmtt"), ("cmr", "lmr"), ("cmss", "lmss"), ("cmtt", "lmtt"))
+
+# Glyphs HarfBuzz-mode fonts map to several code points (an Arabic letter's
+# isolated form and its presentation form) get the lowest in the PDF's
+# ToUnicode, the base letter, not the presentation form (issue 31, §5):
+# run before luaotfload writes the maps. A ligature glyph (Arabic lam-alef)
+# would map to its letters in logical order, which pdftotext reverses
+# inside a right-to-left line (alef before lam): it maps to its own
+# presentation form instead, one character whose NFKC is those letters.
+# In \directlua: no # ~ % here.
+_TOUNICODE_LUA = r"""local rstwo_hexdigits = "0123456789ABCDEF"
+local function rstwo_hex(n)
+  local s = ""
+  for _ = 1, 4 do
+    local d = n - (n // 16) * 16
+    s = string.sub(rstwo_hexdigits, d + 1, d + 1) .. s
+    n = n // 16
+  end
+  return s
+end
+local function rstwo_base_unicodes()
+  for _, fontdata in font.each() do
+    local shared = fontdata.hb and fontdata.hb.shared
+    if shared and shared.nominals and shared.face and shared.font and not shared.rstwo_fixed then
+      local best, forms = {}, {}
+      for _, uni in next, shared.face:collect_unicodes() do
+        local g = shared.font:get_nominal_glyph(uni)
+        if g then
+          if best[g] == nil or uni < best[g] then best[g] = uni end
+          if uni >= 0xFB50 and uni <= 0xFEFF then forms[g] = uni end
+        end
+      end
+      for g, uni in next, best do shared.nominals[g] = uni end
+      local glyphs = shared.glyphs or {}
+      for g, uni in next, forms do
+        local glyph = glyphs[g]
+        if glyph and glyph.tounicode and string.len(glyph.tounicode) > 4 then glyph.tounicode = rstwo_hex(uni) end
+      end
+      shared.rstwo_fixed = true
+    end
+  end
+end
+luatexbase.add_to_callback("finish_pdffile", rstwo_base_unicodes, "rstwo.base_unicodes")
+luatexbase.declare_callback_rule("finish_pdffile", "rstwo.base_unicodes", "before", "luaotfload.harf.finalize_unicode")
+"""
+
+
+def language_name(code, docutils_name):
+    """babel's name for the main language: docutils' own, else ours for the shaped scripts' languages."""
+    code = (code or "").lower()
+    for key in (code, code.split("-")[0].split("_")[0]):
+        if key in LANGUAGE_CODES and (not docutils_name or docutils_name in MAIN_LOCALES):
+            return LANGUAGE_CODES[key]
+    return docutils_name or "english"
+
+
+def main_is_rtl(main):
+    return MAIN_LOCALES.get(main) in RTL
+
+
+def _fallbacks(t):
+    fb = t.fallback
+    if not fb:
+        return {}
+    names = {}
+    for family in ("rm", "sf"):
+        stem = fb.get(family) or fb.get("rm")
+        for weight in ("Regular", "Bold"):
+            face = weight if fb.get("bold") else "Regular"
+            names[(family, weight)] = ("rstwofb%s%s" % (family, weight.lower()), "%s-%s.ttf" % (stem, face))
+    return names
+
+
+def _font_options(family_fallbacks, family, bold, extra=""):
+    options = ["Renderer=HarfBuzz", "Extension=.ttf", "UprightFont=*-Regular",
+               "BoldFont=*-%s" % ("Bold" if bold else "Regular"), "ItalicFont=*-Regular",
+               "BoldItalicFont=*-%s" % ("Bold" if bold else "Regular")]
+    if extra:
+        options.append(extra)
+    if family_fallbacks:
+        regular, boldfb = family_fallbacks[(family, "Regular")][0], family_fallbacks[(family, "Bold")][0]
+        options += ["UprightFeatures={RawFeature={fallback=%s}}" % regular,
+                    "ItalicFeatures={RawFeature={fallback=%s}}" % regular,
+                    "BoldFeatures={RawFeature={fallback=%s}}" % boldfb,
+                    "BoldItalicFeatures={RawFeature={fallback=%s}}" % boldfb]
+    return ", ".join(options)
+
+
+def lua_babel(plan, main="english", others=(), sans=True):
+    """fontspec, the fallback chain and babel with a locale and Noto faces per
+    shaped script: what replaces docutils' babel (and fontenc) line.
+
+    ``main``: babel's name of the main language; ``others``: docutils'
+    other languages (``language-*`` classes); ``sans``: the style uses the
+    sans family (its faces are declared too).
+    """
+    t = table()
+    fallbacks = _fallbacks(t)
+    lua = [_TOUNICODE_LUA]
+    for (name, face) in sorted(set(fallbacks.values())):
+        lua.append('luaotfload.add_fallback("%s", {"file:%s:mode=harf;"})\n' % (name, face))
+    main_script = MAIN_LOCALES.get(main)
+    rtl = main_is_rtl(main)
+    classic = sorted({o for o in others if o not in MAIN_LOCALES and o != main})
+    lines = ["%%% rst2: LuaLaTeX with HarfBuzz for the shaped scripts (python/rst2/script_preamble.py)",
+             "\\usepackage{fontspec}",
+             "\\directlua{%s}" % "".join(lua).rstrip("\n")]
+    if main_script:
+        lines.append("\\usepackage[%s]{babel}" % ", ".join(["bidi=basic-r" if rtl else "bidi=basic"] + classic))
+        # onchar: its letters inside another language's run (an English
+        # paragraph in a Hebrew document) switch back to it.
+        lines.append("\\babelprovide[import, main, onchar=ids fonts%s]{%s}" % (
+            ", intraspace=0 0 0" if main == "thai" else "", main))
+        # Latin text inside the main language's paragraphs: English's fonts.
+        lines.append("\\babelprovide[import, onchar=ids fonts]{english}")
+    else:
+        lines.append("\\usepackage[%s]{babel}" % ", ".join(["bidi=basic"] + classic + ["main=" + main]))
+    locales = {}
+    for script in plan.shaped():
+        locale = main if script == main_script else LOCALES[script]
+        locales[script] = locale
+        if locale == main:
+            continue
+        options = "import, onchar=ids fonts"
+        if script == "thai":
+            # babel's Thai glue between syllables shows as spaces in the
+            # text layer and gaps inside words.
+            options += ", intraspace=0 0 0"
+        lines.append("\\babelprovide[%s]{%s}" % (options, locale))
+    danda_scripts = [s for s in ("bengali", "tamil") if s in locales]
+    if danda_scripts and "devanagari" not in locales:
+        # The dandas are Devanagari's characters (scripts._DANDAS): without
+        # Devanagari's locale onchar would set them in the Latin font.
+        lines.append('\\babelcharproperty{"0964}["0965]{locale}{%s}' % locales[danda_scripts[0]])
+    for other in sorted(set(others)):
+        script = MAIN_LOCALES.get(other)
+        if script and other != main and locales.get(script) != other:
+            lines.append("\\babelprovide[import]{%s}" % other)
+            locales.setdefault(other, other)
+    for script, locale in locales.items():
+        spec = t.shaped_fonts.get(script) or t.shaped_fonts.get(MAIN_LOCALES.get(script, script))
+        if not spec:
+            continue
+        bold = bool(spec.get("bold"))
+        lines.append("\\babelfont[%s]{rm}[%s]{%s}" % (locale, _font_options(fallbacks, "rm", bold), spec["rm"]))
+        # Typewriter text (literal blocks) in these scripts: there are no
+        # monospaced faces; the serif one (the same font as rm, so no
+        # second font to load).
+        lines.append("\\babelfont[%s]{tt}[%s]{%s}" % (locale, _font_options(fallbacks, "rm", bold), spec["rm"]))
+        if sans:
+            sf = spec.get("sf") or spec["rm"]
+            lines.append("\\babelfont[%s]{sf}[%s]{%s}" % (locale, _font_options(fallbacks, "sf", bold), sf))
+    if locales:
+        # A HarfBuzz face whose first use in the PDF is at another size than
+        # the base one (the title's \\LARGE) gets a ToUnicode map of
+        # presentation forms (issue 31, §5). Using each face at the base size
+        # first, in a form XObject no page shows (an invisible ZWNJ, which
+        # every shaped Noto face has), avoids it.
+        warm = "".join('\\foreignlanguage{%s}{\\char"200C}' % locale for locale in dict.fromkeys(locales.values()))
+        families = ("\\rmfamily", "\\sffamily") if sans else ("\\rmfamily",)
+        lines.append("\\AtBeginDocument{\\begingroup\\setbox0\\hbox{\\normalfont\\normalsize%s}"
+                     "\\immediate\\saveboxresource0\\relax\\endgroup}" % "".join("{%s%s}" % (f, warm) for f in families))
+    return "\n".join(lines) + "\n"
+
+
+_LUA_COMMON = r"""%%% rst2: scripts under LuaLaTeX (python/rst2/scripts.py, script_preamble.py)
+\makeatletter
+"""
+
+_LUA_FAMILIES = "".join("\\DeclareFontFamilySubstitution{TU}{%s}{%s}\n" % pair for pair in _FAMILY_SUBSTITUTES)
+
+_LUA_NOTO = r"""%% Cyrillic and Greek: Noto's faces (Latin Modern's OpenType fonts have none).
+\newfontfamily\rstwo@notorm{%(rm)s}[Renderer=HarfBuzz, Extension=.ttf, UprightFont=*-Regular, BoldFont=*-%(bold)s, ItalicFont=*-Regular, BoldItalicFont=*-%(bold)s]
+\newfontfamily\rstwo@notosf{%(sf)s}[Renderer=HarfBuzz, Extension=.ttf, UprightFont=*-Regular, BoldFont=*-%(bold)s, ItalicFont=*-Regular, BoldItalicFont=*-%(bold)s]
+\def\rstwo@noto{\edef\rstwo@f{\f@family}\edef\rstwo@s{\sfdefault}\ifx\rstwo@f\rstwo@s\rstwo@notosf\else\rstwo@notorm\fi}
+\DeclareRobustCommand\rstwoCyr[2]{{\rstwo@noto#2}}
+\DeclareRobustCommand\rstwoGrk[2]{{\rstwo@noto#2}}
+"""
+
+
+def lua_preamble(plan):
+    """The custom-preamble part of a LuaLaTeX document (docutils' Type 1
+    font packages left out): family substitutions, the script commands."""
+    m = plan.members
+    t = table()
+    parts = [_LUA_COMMON, _LUA_FAMILIES]
+    parts.append(r"""% Bookmarks and PDF metadata (set in the preamble) get the text itself.
+\def\rstwo@codepoint#1{U+#1}
+\AddToHook{package/hyperref/after}{\pdfstringdefDisableCommands{%
+  \let\rstwoU\rstwo@codepoint\let\rstwoCyr\@secondoftwo\let\rstwoGrk\@secondoftwo
+  \let\rstwoViet\@firstofone}}
+""")
+    parts.append(_PLACEHOLDER)
+    if CYRILLIC in m or GREEK in m:
+        fb = t.fallback or {}
+        if fb:
+            parts.append(_LUA_NOTO % {"rm": fb["rm"], "sf": fb.get("sf") or fb["rm"],
+                                      "bold": "Bold" if fb.get("bold") else "Regular"})
+        else:
+            parts.append("\\let\\rstwoCyr\\@secondoftwo\n\\let\\rstwoGrk\\@secondoftwo\n")
+    if VIETNAMESE in m:
+        parts.append("% Vietnamese: Latin Modern's OpenType fonts have its letters.\n\\let\\rstwoViet\\@firstofone\n")
     if SYMBOLS in m:
         parts.append(_SYMBOLS)
     parts.append("\\makeatother\n")

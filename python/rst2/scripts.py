@@ -15,8 +15,15 @@ shipped fonts really contain (scripts/tex/script-table.py, scripts.json):
   glyphs (Chinese simplified or traditional, Japanese, Korean);
 * ``emoji``: hwemoji's pictures (Twemoji);
 * ``symbols``: a command from the table (pifont, the math fonts);
-* anything else (Arabic, Hebrew, Devanagari, Thai, ...): a visible boxed
-  placeholder with the code point, counted.
+* ``arabic``, ``hebrew``, ``devanagari``, ``bengali``, ``tamil``, ``thai``
+  (the *shaped* scripts): only when the tree has LuaHBTeX (scripts.json's
+  ``shaped``, see scripts/tex/script-table.py). A document with one of them
+  is typeset by LuaLaTeX instead of pdfTeX (``Plan.engine``): its characters
+  are written as they are, and babel picks the font and direction from them
+  (script_preamble.lua_babel). There CJK text and emoji, whose pdfTeX
+  packages LuaTeX cannot use, are placeholders;
+* anything else (Syriac, Ethiopic, ...; the shaped scripts with an older
+  tree): a visible boxed placeholder with the code point, counted.
 
 The set of classes a document uses (its *script set*) decides what the
 preamble loads (script_preamble.py): nothing more for a Latin-only
@@ -39,15 +46,30 @@ TABLE_PATH = os.environ.get("RST2_SCRIPTS_TABLE", PATHS["scripts_table"])
 CYRILLIC, GREEK, VIETNAMESE, EMOJI, SYMBOLS, PLACEHOLDERS = (
     "cyrillic", "greek", "vietnamese", "emoji", "symbols", "placeholders")
 CJK_FAMILIES = ("gbsn", "bsmi", "min", "mj")
+# The scripts LuaLaTeX shapes with HarfBuzz (script-table.py's SHAPED), and
+# those of them written right to left.
+SHAPED = ("arabic", "hebrew", "devanagari", "bengali", "tamil", "thai")
+RTL = frozenset(("arabic", "hebrew"))
+PDFTEX, LUAHBTEX = "pdftex", "luahbtex"
 # The members a rendering reports (the others are choices within them).
-REPORTED = frozenset((CYRILLIC, GREEK, VIETNAMESE, EMOJI, SYMBOLS, PLACEHOLDERS) + tuple("cjk-" + f for f in CJK_FAMILIES))
+REPORTED = frozenset(
+    (CYRILLIC, GREEK, VIETNAMESE, EMOJI, SYMBOLS, PLACEHOLDERS) + tuple("cjk-" + f for f in CJK_FAMILIES) + SHAPED
+)
 
 # Between two characters of one run these stay inside it (so that a
 # sentence is one run, hyphenated in its own language).
 _JOINERS = frozenset(" ,.;:!?'()~-")
 # Invisible format characters: no glyph to show, nothing lost.
 _DROPPED = frozenset("\u200c\u200d\u2060\ufeff\ufe0e\ufe0f\u200e\u200f")
+# ... except these two inside a shaped run, where they choose a letter's
+# joining form (Persian ZWNJ) or a conjunct's (Indic ZWJ, ZWNJ).
+_JOINING_CONTROLS = frozenset("\u200c\u200d")
 _BREAK = "\u200b"  # a break opportunity
+# Devanagari's dandas end sentences in Bengali too (and the Bengali and
+# Tamil faces have them): in such a text they are that script's, so that
+# a Bengali document needs no Devanagari locale and fonts.
+_DANDAS = frozenset("\u0964\u0965")
+_DANDA_SCRIPTS = ("bengali", "tamil")
 
 
 class _Ranges:
@@ -71,6 +93,11 @@ class Table:
         self.emoji = _Ranges(data.get("emoji", []))
         self.cjk = {family: _Ranges(data.get("cjk", {}).get(family, [])) for family in CJK_FAMILIES}
         self.symbols = {int(code, 16): latex for code, latex in data.get("symbols", {}).items()}
+        shaped = data.get("shaped") or {}
+        # What LuaLaTeX gets for each shaped script (script_preamble.py reads it).
+        self.shaped_fonts = {name: spec for name, spec in (shaped.get("scripts") or {}).items() if name in SHAPED}
+        self.shaped = {name: _Ranges(spec.get("ranges", [])) for name, spec in self.shaped_fonts.items()}
+        self.fallback = shaped.get("fallback") or None
 
 
 _table = None
@@ -115,6 +142,16 @@ class Plan:
     def setting(self):
         return ",".join(sorted(self.members))
 
+    def shaped(self):
+        """The shaped scripts of this document, in SHAPED's order."""
+        return [s for s in SHAPED if s in self.members]
+
+    @property
+    def engine(self):
+        """The TeX engine: LuaHBTeX as soon as a shaped script is used (the
+        table lists them only when the tree has that engine)."""
+        return LUAHBTEX if self.shaped() else PDFTEX
+
     def cjk_order(self):
         """The CJK families in the order this document prefers them: its
         Japanese or Korean font first when it has kana or Hangul, then the
@@ -125,8 +162,12 @@ class Plan:
         return preferred + [f for f in CJK_FAMILIES if f not in preferred]
 
 
-def classify(char, t, cjk_order=CJK_FAMILIES):
-    """(class, detail) of one character; class None: Latin, left as it is."""
+def classify(char, t, cjk_order=CJK_FAMILIES, shaped=False):
+    """(class, detail) of one character; class None: Latin, left as it is.
+
+    ``shaped``: for a document LuaLaTeX typesets, where CJKutf8 and
+    hwemoji (pdfTeX's) are not there.
+    """
     code = ord(char)
     if code < 0x80 or code in t.latin:
         return None, None
@@ -134,6 +175,14 @@ def classify(char, t, cjk_order=CJK_FAMILIES):
         return "drop", None
     if char == _BREAK:
         return "break", None
+    for script, covered in t.shaped.items():
+        if code in covered:
+            return script, None
+    if shaped:
+        kind, detail = classify(char, t, cjk_order)
+        if kind == EMOJI or kind.startswith("cjk-"):
+            return PLACEHOLDERS, None
+        return kind, detail
     if code in t.cyrillic:
         return CYRILLIC, None
     if code in t.greek:
@@ -186,6 +235,13 @@ def plan_for(text):
         kind, _ = classify(char, t, order)
         if kind is not None and kind not in ("drop", "break", "space"):
             members.add(kind)
+    if "devanagari" in members and members.intersection(_DANDA_SCRIPTS) and not any(
+            classify(c, t)[0] == "devanagari" for c in chars if c not in _DANDAS):
+        members.discard("devanagari")
+    if members.intersection(SHAPED):
+        # LuaLaTeX: the CJK and emoji of pdfTeX's packages become placeholders.
+        members = {m for m in members if m != EMOJI and not m.startswith("cjk-") and m != TRADITIONAL}
+        members.update(k for k, _ in (classify(c, t, order, shaped=True) for c in chars) if k == PLACEHOLDERS)
     if CYRILLIC in members and any(_UKRAINIAN.match(c) for c in chars):
         members.add("lang-ukrainian")
     return Plan(members)
@@ -199,12 +255,13 @@ class Marker:
         self.table = table()
         self.order = plan.cjk_order()
         self.cyrillic_language = "ukrainian" if "lang-ukrainian" in plan.members else "russian"
+        self.shaped = plan.engine == LUAHBTEX
         # Classes met that the plan lacks (text made by a transform from
         # nothing in the source): render.py typesets again with them.
         self.missing = set()
 
     def kind(self, char):
-        return classify(char, self.table, self.order)
+        return classify(char, self.table, self.order, self.shaped)
 
     def mark(self, text, counter=None):
         """``text`` (already escaped by docutils) with the non-Latin characters marked."""
@@ -232,8 +289,18 @@ class Marker:
                 out.append("\\rstwoViet{%s}" % text[start:end])
                 i = end
                 continue
+            if kind in SHAPED:
+                # As it is: babel chooses the font and direction (onchar).
+                out.append(char)
+                if not (char in _DANDAS and self.plan.members.intersection(_DANDA_SCRIPTS)):
+                    self._need(kind)
+                i += 1
+                continue
             i += 1
             if kind == "drop":
+                if self.shaped and char in _JOINING_CONTROLS and i > 1 and i < n and \
+                        self.kind(text[i - 2])[0] in SHAPED and self.kind(text[i])[0] in SHAPED:
+                    out.append(char)
                 continue
             if kind == "break":
                 out.append("\\hspace{0pt}")

@@ -13,9 +13,13 @@ LUATEX_KEEP=(luaotfload lualibs luatexbase hyph-utf8 lua-uni-algos ctablestack)
 # Hyphenation patterns LuaTeX loads when a document uses the language.
 SHAPED_LANGUAGES=(hindi bengali tamil thai)
 # Regular and Bold of each (the scripts have no italics).
-NOTO_FACES=(NotoNaskhArabic NotoSansArabic NotoSerifHebrew NotoSansHebrew
+# Arabic, Tamil and Thai are set in their Sans faces in serif text too: in
+# Noto Naskh Arabic, Noto Serif Tamil and Noto Serif Thai the extracted text
+# (pdftotext, copy and search) splits lam-alef or puts marks after the next
+# letter (python/rst2/script_preamble.py).
+NOTO_FACES=(NotoSansArabic NotoSerifHebrew NotoSansHebrew
             NotoSerifDevanagari NotoSansDevanagari NotoSerifBengali NotoSansBengali
-            NotoSerifTamil NotoSansTamil NotoSerifThai NotoSansThai NotoSerif NotoSans)
+            NotoSansTamil NotoSansThai NotoSerif NotoSans)
 
 add_shaping_files() {
   local texmf=$1 stage=$2 noto=$3 d f w

@@ -241,12 +241,13 @@ export const SCHEMAS: Record<string, JsonSchema> = {
       versions: {
         type: 'object',
         description: 'The engines this instance renders with, as built (null: not built).',
-        required: ['docutils', 'pygments', 'tex'],
+        required: ['docutils', 'pygments', 'tex', 'shapingTex'],
         additionalProperties: false,
         properties: {
           docutils: { type: ['string', 'null'], description: "docutils' version, e.g. `0.23`" },
           pygments: { type: ['string', 'null'], description: "Pygments' version, e.g. `2.20.0`" },
           tex: { type: ['string', 'null'], description: 'The TeX engine and its version, e.g. `pdfTeX 1.40.24`; null where PDF is not built' },
+          shapingTex: { type: ['string', 'null'], description: 'The TeX engine for the scripts pdfTeX cannot set (Arabic, Hebrew, Indic, Thai), e.g. `LuaHBTeX 1.15.0`; null where it is not built' },
         },
       },
       python: ref('schemas', 'PoolStats'),

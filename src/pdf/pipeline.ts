@@ -96,7 +96,7 @@ const NAMED_RETRIES = 2;
 
 async function typesetWithRetry(
   pdf: PdfEngine,
-  latex: Pick<LatexResult, 'latex' | 'format_preamble' | 'images'>,
+  latex: Pick<LatexResult, 'latex' | 'format_preamble' | 'images' | 'engine'>,
   resolved: ResolvedImages,
 ): Promise<{ typeset: Typeset; problems: ImageProblem[] }> {
   let files = { ...resolved.files };
@@ -111,7 +111,7 @@ async function typesetWithRetry(
   for (let retries = 0; ; retries++) {
     try {
       // Typesetting and the safety check: both in the TeX worker (engines/tex/worker.ts).
-      return { typeset: await pdf.typeset(latex.latex, latex.format_preamble, files), problems };
+      return { typeset: await pdf.typeset(latex.latex, latex.format_preamble, files, latex.engine), problems };
     } catch (error) {
       const names = Object.keys(files);
       if (names.length === 0 || !(error instanceof ServiceError) || !RETRIED.has(error.code)) throw error;

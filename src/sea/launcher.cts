@@ -11,7 +11,7 @@
  * exit status are the app's own).
  *
  * Archive format (written by scripts/build-binary.mjs, brotli-compressed):
- *   "RST2PAK1" | u32 LE header length | header JSON {files: [{path, size, exec}]} | file bytes in header order
+ *   "RST2PAK1" | u32 LE header length | header JSON {files: [{path, size, exec, mtime?}]} | file bytes in header order
  *
  * This file runs as CommonJS (a SEA main must) and may only use built-ins.
  */
@@ -32,6 +32,8 @@ interface Entry {
   path: string;
   size: number;
   exec: boolean;
+  /** Seconds since the epoch, where it matters: luaotfload's caches are valid only for fonts of the same size and time. */
+  mtime?: number;
 }
 
 class UnpackError extends Error {}
@@ -62,6 +64,7 @@ function unpack(archive: Uint8Array, into: string): number {
     }
     if (offset + file.size > data.length) throw new UnpackError('archive is truncated');
     fs.writeFileSync(target, data.subarray(offset, offset + file.size), { mode: file.exec ? 0o755 : 0o644 });
+    if (file.mtime !== undefined) fs.utimesSync(target, file.mtime, file.mtime);
     offset += file.size;
   }
   if (offset !== data.length) throw new UnpackError('archive has trailing bytes');

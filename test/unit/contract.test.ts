@@ -35,6 +35,7 @@ const REPLIES: { [Op in Operation]: { ok: true; result: Results[Op] } } = {
     result: {
       latex: '\\documentclass[a4paper]{article}\n…',
       title: 'Обзор',
+      engine: 'pdftex',
       format_preamble: null,
       replaced_characters: 0,
       scripts: ['cjk-gbsn', 'cyrillic', 'emoji', 'greek'],

@@ -14,7 +14,7 @@ export const FAILURE_CODE_VALUES = ['render_timeout', 'document_too_deep', 'docu
 export type FailureCode = (typeof FAILURE_CODE_VALUES)[number];
 
 /** A script beyond Latin that a document's LaTeX typesets (python/rst2/scripts.py); placeholders: characters no shipped font has. */
-export const SCRIPT_VALUES = ['cyrillic', 'greek', 'vietnamese', 'emoji', 'symbols', 'placeholders', 'cjk-gbsn', 'cjk-bsmi', 'cjk-min', 'cjk-mj'] as const;
+export const SCRIPT_VALUES = ['cyrillic', 'greek', 'vietnamese', 'emoji', 'symbols', 'placeholders', 'arabic', 'hebrew', 'devanagari', 'bengali', 'tamil', 'thai', 'cjk-gbsn', 'cjk-bsmi', 'cjk-min', 'cjk-mj'] as const;
 export type Script = (typeof SCRIPT_VALUES)[number];
 
 /** Where the pool lays out files in Pyodide's in-memory filesystem, and where Python looks for them. */
@@ -133,6 +133,8 @@ export interface LatexImage {
 export interface LatexResult {
   latex: string;
   title: string;
+  /** The TeX engine for `latex`: pdftex, or luahbtex (LuaLaTeX) when the text holds a script that needs shaping or right-to-left setting (python/rst2/scripts.py). */
+  engine: 'pdftex' | 'luahbtex';
   /** The part of `latex` a format can hold (python/rst2/latex_format.py); null: typeset it plainly. */
   format_preamble: string | null;
   /** Characters no shipped font has, shown as boxed code points (python/rst2/scripts.py). */
