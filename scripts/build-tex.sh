@@ -304,6 +304,7 @@ CFG="$TEXMF/tex/generic/config"
 cp "$CFG/language.us" "$CFG/language.dat"
 cp "$CFG/language.us.def" "$CFG/language.def"
 add_script_languages "$CFG/language.dat" "$CFG/language.def"
+add_shaping_languages "$TEXMF" "$STAGE"
 # pdftex.map, as Debian's updmap would make it (pdftexDownloadBase14 true,
 # LW35 URWkb): the base-35 entries of pdftex35.map with the URW Type 1 files
 # from the u*.map files (so the base 14 fonts are embedded), then every

@@ -5,6 +5,7 @@
 # fallback for the digits and punctuation some of those faces lack.
 #
 #   add_shaping_files <texmf> <stage of the base packages> <noto stage>
+#   add_shaping_languages <texmf> <stage of the base packages>  (below)
 
 SHAPING_DEBS=(texlive-luatex fonts-noto-core)
 # From texlive-luatex's tex/luatex: only what luaotfload, fontspec and
@@ -34,27 +35,6 @@ add_shaping_files() {
   (cd "$dist/tex" && find -L generic latex -name '*.lua' -type f 2>/dev/null) | while read -r f; do
     [ -d "$texmf/tex/$(dirname "$f")" ] && cp -L "$dist/tex/$f" "$texmf/tex/$f"
   done
-  # LuaTeX loads hyphenation patterns from language.dat.lua at run time:
-  # US English's, and those texlive-lang-other has for these scripts, with
-  # the hyphen mins Debian's own language.dat.lua would give them (its
-  # hyphen-cnf entry).  Thai's mark syllables, the only breaks Thai text has.
-  local lua="$texmf/tex/generic/config/language.dat.lua" other cnf
-  other="$(script_deb_dir texlive-lang-other)"
-  cnf="$other/var/lib/tex-common/hyphen-cnf/texlive/texlive-lang-other.cnf"
-  [ -f "$cnf" ] || die "texlive-lang-other's hyphen-cnf entry not found ($cnf)"
-  sed '/^-- END of language.us.lua/d' "$dist/tex/generic/config/language.us.lua" > "$lua"
-  mkdir -p "$texmf/tex/generic/hyph-utf8/patterns/txt" "$texmf/tex/generic/hyph-utf8/loadhyph"
-  for f in "${SHAPED_LANGUAGES[@]}"; do
-    local line name left right loader pat
-    line=$(grep "^name=$f " "$cnf") || die "no hyphenation entry for $f in $cnf"
-    name=$f; left=$(sed -n 's/.*lefthyphenmin=\([0-9]*\).*/\1/p' <<<"$line"); right=$(sed -n 's/.*righthyphenmin=\([0-9]*\).*/\1/p' <<<"$line")
-    loader=$(sed -n 's/.* file=\([^ ]*\).*/\1/p' <<<"$line"); pat=$(sed -n 's/.*file_patterns=\([^ ]*\).*/\1/p' <<<"$line")
-    cp -L "$other/usr/share/texlive/texmf-dist/tex/generic/hyph-utf8/patterns/txt/$pat" "$texmf/tex/generic/hyph-utf8/patterns/txt/"
-    cp -L "$other/usr/share/texlive/texmf-dist/tex/generic/hyph-utf8/loadhyph/$loader" "$texmf/tex/generic/hyph-utf8/loadhyph/"
-    printf '\t["%s"]={\n\t\tloader="%s",\n\t\tlefthyphenmin=%s,\n\t\trighthyphenmin=%s,\n\t\tsynonyms={},\n\t\tpatterns="%s",\n\t\thyphenation="",\n\t},\n' \
-      "$name" "$loader" "$left" "$right" "$pat" >> "$lua"
-  done
-  echo '}' >> "$lua"
   mkdir -p "$texmf/fonts/opentype/public/lm" "$texmf/fonts/truetype/noto"
   cp -L "$stage"/usr/share/texmf/fonts/opentype/public/lm/*.otf "$texmf/fonts/opentype/public/lm/"
   for f in "${NOTO_FACES[@]}"; do
@@ -63,4 +43,41 @@ add_shaping_files() {
       cp -L "$noto/usr/share/fonts/truetype/noto/$f-$w.ttf" "$texmf/fonts/truetype/noto/"
     done
   done
+}
+
+# The languages of these scripts, for LuaLaTeX only: babel 3.84 finds a
+# language's patterns only when the format has a register for it, which a
+# language.dat entry makes, and LuaTeX then loads them from language.dat.lua
+# when a document first uses the language.  pdfLaTeX's language.dat stays as
+# it is: this copy is in tex/lualatex, which only lualatex searches.  The
+# entries are those texlive-lang-other has for these scripts, with the
+# hyphen mins Debian's own language.dat.lua would give them (its hyphen-cnf
+# entry); Thai's mark syllables, the only breaks Thai text has.
+#
+#   add_shaping_languages <texmf> <stage of the base packages>   (after language.dat is made)
+add_shaping_languages() {
+  local texmf=$1 stage=$2
+  local dist="$stage/usr/share/texlive/texmf-dist"
+  local lua="$texmf/tex/generic/config/language.dat.lua" dat="$texmf/tex/lualatex/config/language.dat" other cnf
+  mkdir -p "$(dirname "$dat")"
+  cp "$texmf/tex/generic/config/language.dat" "$dat"
+  other="$(script_deb_dir texlive-lang-other)"
+  cnf="$other/var/lib/tex-common/hyphen-cnf/texlive/texlive-lang-other.cnf"
+  [ -f "$cnf" ] || die "texlive-lang-other's hyphen-cnf entry not found ($cnf)"
+  sed '/^-- END of language.us.lua/d' "$dist/tex/generic/config/language.us.lua" > "$lua"
+  mkdir -p "$texmf/tex/generic/hyph-utf8/patterns/txt" "$texmf/tex/generic/hyph-utf8/patterns/tex" "$texmf/tex/generic/hyph-utf8/loadhyph"
+  for f in "${SHAPED_LANGUAGES[@]}"; do
+    local line name left right loader pat
+    line=$(grep "^name=$f " "$cnf") || die "no hyphenation entry for $f in $cnf"
+    name=$f; left=$(sed -n 's/.*lefthyphenmin=\([0-9]*\).*/\1/p' <<<"$line"); right=$(sed -n 's/.*righthyphenmin=\([0-9]*\).*/\1/p' <<<"$line")
+    loader=$(sed -n 's/.* file=\([^ ]*\).*/\1/p' <<<"$line"); pat=$(sed -n 's/.*file_patterns=\([^ ]*\).*/\1/p' <<<"$line")
+    cp -L "$other/usr/share/texlive/texmf-dist/tex/generic/hyph-utf8/patterns/txt/$pat" "$texmf/tex/generic/hyph-utf8/patterns/txt/"
+    cp -L "$other/usr/share/texlive/texmf-dist/tex/generic/hyph-utf8/loadhyph/$loader" "$texmf/tex/generic/hyph-utf8/loadhyph/"
+    # babel's \babelprovide reads them through the loader (hyph-*.tex) when a document selects the language.
+    cp -L "$other/usr/share/texlive/texmf-dist/tex/generic/hyph-utf8/patterns/tex/${pat%.pat.txt}.tex" "$texmf/tex/generic/hyph-utf8/patterns/tex/"
+    printf '%s %s\n' "$name" "$loader" >> "$dat"
+    printf '\t["%s"]={\n\t\tloader="%s",\n\t\tlefthyphenmin=%s,\n\t\trighthyphenmin=%s,\n\t\tsynonyms={},\n\t\tpatterns="%s",\n\t\thyphenation="",\n\t},\n' \
+      "$name" "$loader" "$left" "$right" "$pat" >> "$lua"
+  done
+  echo '}' >> "$lua"
 }
