@@ -74,6 +74,7 @@ async function main(): Promise<void> {
   ensureDebianPackages('/usr/share/texlive/texmf-dist/tex/latex/cyrillic/t2aenc.def', [
     'texlive-lang-cyrillic', 'texlive-lang-greek', 'texlive-lang-other', 'latex-cjk-common', 'latex-cjk-chinese-arphic-gbsn00lp',
     'latex-cjk-chinese-arphic-bsmi00lp', 'latex-cjk-japanese-wadalab', 'texlive-lang-korean']);
+  ensureDebianPackages('/usr/share/texlive/texmf-dist/tex/latex/multirow/multirow.sty', ['texlive-latex-extra', 'texlive-fonts-recommended', 'lmodern']);
   ensureDebianPackages('/usr/share/texlive/texmf-dist/tex/luatex/luaotfload/luaotfload.sty', ['texlive-luatex', 'fonts-noto-core', 'texlive-latex-recommended']);
   console.log(`rst2 PDF by script: ${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${os.cpus().length} CPUs, ${RUNS} runs each; load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
