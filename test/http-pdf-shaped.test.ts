@@ -87,6 +87,17 @@ describeTex('PDF in the scripts that need shaping or right-to-left setting (LuaH
     expect(comparable(text)).to.include('Latinattheend.');
   });
 
+  it("characters pdfLaTeX's inputenc maps (≠, ≤, a narrow no-break space, a zero-width space in Thai) and a Russian class in an Arabic document", async () => {
+    const rst = '.. class:: language-ru\n\nСлово.\n\nمرحبا: x ≠ y ≤ z, 10\u202f%.\n\nสวัสดี\u200bครับ\n';
+    const { res, text } = await pdf(rst);
+    const got = comparable(text, true);
+    // Inside a right-to-left paragraph the neutral ≠, ≤ and commas take its direction (as in a browser): the order of x, y, z is not compared.
+    for (const part of ['Слово.', 'مرحبا', '≤', 'สวัสดี', 'ครับ']) expect(got, part).to.include(comparable(part, true));
+    // A character no shipped font has (≠ is not in Latin Modern's or Noto's text faces) is a counted placeholder, never a failure.
+    const replaced = Number(res.headers.get('x-rst2-replaced-characters') ?? 0);
+    expect(replaced).to.equal(got.includes('U+2260') ? 1 : 0);
+  });
+
   it('a character no shipped font has (Georgian) next to Arabic is still a counted placeholder', async () => {
     const { res, text } = await pdf('Placeholder\n===========\n\nمرحبا ქ بالعالم\n');
     expect(res.headers.get('x-rst2-replaced-characters')).to.equal('1');

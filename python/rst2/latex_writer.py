@@ -236,8 +236,7 @@ class Shaped:
         self.rst2_plan = plan
         # babel's language goes to \babelprovide, not to the class options.
         self.head_prefix = ["\\documentclass[%s]{%s}" % (settings.documentoptions, settings.documentclass)]
-        for key in [k for k in self.requirements if k.startswith(("_fontenc", "_inputenc", "_textquotedbl"))]:
-            del self.requirements[key]
+        self._rst2_drop_pdftex_requirements()
         self.rst2_main = script_preamble.language_name(settings.language_code, self.babel.language)
         self.rst2_dirs = ["rtl" if script_preamble.main_is_rtl(self.rst2_main) else "ltr"]
         self.rst2_closers = []
@@ -248,7 +247,15 @@ class Shaped:
             # docutils writes babel's line only for a language other than
             # English; LuaLaTeX's fonts come with it, so always.
             self.requirements["babel"] = self._rst2_babel()
+            # docutils adds inputenc's \DeclareUnicodeCharacter lines while
+            # it encodes the text (≠, ≤, U+200B, ...): pdfLaTeX's, undefined
+            # in LuaLaTeX, where the fonts have the characters themselves.
+            self._rst2_drop_pdftex_requirements()
         super().depart_document(node)
+
+    def _rst2_drop_pdftex_requirements(self):
+        for key in [k for k in self.requirements if k.startswith(("_fontenc", "_inputenc", "_textquotedbl"))]:
+            del self.requirements[key]
 
     def _rst2_babel(self):
         return script_preamble.lua_babel(

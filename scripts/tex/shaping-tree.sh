@@ -80,4 +80,11 @@ add_shaping_languages() {
       "$name" "$loader" "$left" "$right" "$pat" >> "$lua"
   done
   echo '}' >> "$lua"
+  # Russian and Ukrainian, which pdfTeX loads from ruhyphen's 8-bit files:
+  # LuaTeX's loaders read the UTF-8 patterns, when a document uses them.
+  local cyr; cyr="$(script_deb_dir texlive-lang-cyrillic)/usr/share/texlive/texmf-dist/tex/generic/hyph-utf8/patterns/tex"
+  for f in hyph-ru.tex hyph-uk.tex; do
+    [ -f "$cyr/$f" ] || die "$f not in texlive-lang-cyrillic"
+    cp -L "$cyr/$f" "$texmf/tex/generic/hyph-utf8/patterns/tex/"
+  done
 }

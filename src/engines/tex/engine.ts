@@ -75,7 +75,7 @@ export class TexEngine implements PdfEngine {
         new ServiceError(
           Code.render_timeout,
           reason === 'stalled'
-            ? `pdfTeX made no progress on this document for ${this.opts.stallMs} ms (a loop in the LaTeX?), so typesetting was stopped.`
+            ? `The TeX engine made no progress on this document for ${this.opts.stallMs} ms (a loop in the LaTeX?), so typesetting was stopped.`
             : `The document took longer than ${this.opts.timeoutMs} ms to typeset.`,
         ),
       spawn: () => {
