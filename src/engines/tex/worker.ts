@@ -87,7 +87,11 @@ let luaCache: Promise<CacheFiles> | undefined;
 async function typeset(job: TexJob, format: FormatRef | undefined): Promise<PdftexResult> {
   if (job.engine === 'luahbtex') {
     if (!data.luaModule) throw new Error('this TeX tree has no LuaHBTeX');
-    luaCache ??= loadCacheFiles(data.texDir, 'luahbtex');
+    // Read once per worker; a failed read is tried again by the next job, not kept.
+    luaCache ??= loadCacheFiles(data.texDir, 'luahbtex').catch((err: unknown) => {
+      luaCache = undefined;
+      throw err;
+    });
     return runPdftex({
       engine: 'luahbtex',
       module: data.luaModule,
