@@ -52,22 +52,25 @@ function doc(name: string, paragraph: string, n: number): string {
 
 function nativeSeconds(tex: string, program: string): number | null {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rst2-native-scripts-'));
-  fs.writeFileSync(path.join(dir, 'document.tex'), tex);
-  const run = () => spawnSync(program, ['-interaction=nonstopmode', '-halt-on-error', '-no-shell-escape', 'document.tex'], { cwd: dir, encoding: 'utf8' });
-  // Untimed first runs: METAFONT makes missing TFMs once, luaotfload its caches, as on any native install.
-  if (run().status !== 0 && run().status !== 0) {
-    const log = fs.readFileSync(path.join(dir, 'document.log'), 'utf8');
-    console.error(`[bench] native ${program} fails: ${log.split('\n').filter((l) => l.startsWith('!')).slice(0, 2).join(' ')}`);
-    return null;
+  try {
+    fs.writeFileSync(path.join(dir, 'document.tex'), tex);
+    const run = () => spawnSync(program, ['-interaction=nonstopmode', '-halt-on-error', '-no-shell-escape', 'document.tex'], { cwd: dir, encoding: 'utf8' });
+    // Untimed first runs: METAFONT makes missing TFMs once, luaotfload its caches, as on any native install.
+    if (run().status !== 0 && run().status !== 0) {
+      const log = fs.readFileSync(path.join(dir, 'document.log'), 'utf8');
+      console.error(`[bench] native ${program} fails: ${log.split('\n').filter((l) => l.startsWith('!')).slice(0, 2).join(' ')}`);
+      return null;
+    }
+    const times: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const started = performance.now();
+      run();
+      times.push(performance.now() - started);
+    }
+    return median(times);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
   }
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const started = performance.now();
-    run();
-    times.push(performance.now() - started);
-  }
-  fs.rmSync(dir, { recursive: true, force: true });
-  return median(times);
 }
 
 async function main(): Promise<void> {

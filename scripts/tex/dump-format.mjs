@@ -24,6 +24,8 @@ const require = createRequire(import.meta.url);
 const createEngine = require(path.join(dir, `${engine}.cjs`));
 const wasmModule = await WebAssembly.compile(fs.readFileSync(path.join(dir, `${engine}.wasm`)));
 const jobDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rst2-fmt-'));
+// Gone on every way out, the failures' process.exit(1) included.
+process.on('exit', () => fs.rmSync(jobDir, { recursive: true, force: true }));
 const cacheDir = path.join(dir, 'texmf-var');
 
 // One engine instance per run (an instance runs once).
@@ -93,4 +95,4 @@ if (engine === 'luahbtex') {
   }
   console.log(`[tex] luaotfload's caches in texmf-var in ${Date.now() - t1} ms`);
 }
-fs.rmSync(jobDir, { recursive: true, force: true });
+
