@@ -123,15 +123,23 @@ function glueFactory(texDir: string, engine: TexEngineName): Factory {
 
 export type FileMap = Map<string, Uint8Array>;
 
-function writeJobFiles(FS: EmFS, files: FileMap): void {
-  for (const [name, data] of files) {
-    const parts = name.split('/');
-    let dir = JOB_DIR;
-    for (const part of parts.slice(0, -1)) {
-      dir = `${dir}/${part}`;
-      try { FS.mkdir(dir); } catch { /* exists */ }
+/** Writes `files` (by relative path) below `root`, making the folders on the way. */
+function writeFiles(FS: EmFS, root: string, files: ReadonlyMap<string, Uint8Array>): void {
+  const made = new Set<string>();
+  const mkdirs = (dir: string): void => {
+    let at = '';
+    for (const part of dir.split('/').filter(Boolean)) {
+      at = `${at}/${part}`;
+      if (made.has(at)) continue;
+      try { FS.mkdir(at); } catch { /* exists */ }
+      made.add(at);
     }
-    FS.writeFile(`${JOB_DIR}/${name}`, data);
+  };
+  mkdirs(root);
+  for (const [name, data] of files) {
+    const file = `${root}/${name}`;
+    mkdirs(path.posix.dirname(file));
+    FS.writeFile(file, data);
   }
 }
 
@@ -144,23 +152,6 @@ function readJobFiles(FS: EmFS, dir = JOB_DIR, prefix = '', into: FileMap = new 
     else if (FS.isFile(st.mode)) into.set(`${prefix}${e}`, FS.readFile(p));
   }
   return into;
-}
-
-function fillCache(FS: EmFS, cache: CacheFiles): void {
-  const made = new Set<string>();
-  const mkdirs = (dir: string): void => {
-    if (made.has(dir)) return;
-    mkdirs(path.posix.dirname(dir));
-    try { FS.mkdir(dir); } catch { /* exists */ }
-    made.add(dir);
-  };
-  made.add('/');
-  for (const [name, data] of cache) {
-    const file = `${CACHE_DIR}/${name}`;
-    mkdirs(path.posix.dirname(file));
-    FS.writeFile(file, data);
-  }
-  mkdirs(CACHE_DIR);
 }
 
 /** Makes writes, creation, removal and renames under the mounts fail with EACCES. */
@@ -276,7 +267,7 @@ export async function prepareInstance(opts: InstanceOptions): Promise<TexInstanc
       const FS = m.FS;
       FS.mkdir('/bin');
       FS.writeFile(`/bin/${engine}`, '');
-      if (opts.cache) fillCache(FS, opts.cache);
+      if (opts.cache) writeFiles(FS, CACHE_DIR, opts.cache);
       FS.mkdir(TEX_MOUNT);
       FS.mount(FS.filesystems['NODEFS'], { root: texDir }, TEX_MOUNT);
       FS.mkdir(JOB_DIR);
@@ -302,7 +293,7 @@ export function runInstance(instance: TexInstance, req: RunRequest): RunOutcome 
     FS.mount(FS.filesystems['NODEFS'], { root: path.resolve(req.formatDir) }, FMT_MOUNT);
     guarded.push(FMT_MOUNT);
   }
-  writeJobFiles(FS, req.files);
+  writeFiles(FS, JOB_DIR, req.files);
   FS.chdir(JOB_DIR);
   guardReadOnly(FS, guarded);
   let exitCode: number;
