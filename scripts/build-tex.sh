@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Build rst2's TeX engine: pdfTeX compiled to WebAssembly from Debian
-# bookworm's texlive-bin sources, a pruned symlink-free texmf tree taken from
-# Debian's TeX Live packages, and a LaTeX format dumped by that engine.
+# Build rst2's TeX engines: pdfTeX and LuaHBTeX compiled to WebAssembly from
+# Debian trixie's texlive-bin sources (TeX Live 2024), a pruned symlink-free
+# texmf tree taken from trixie's TeX Live packages, and the LaTeX formats
+# dumped by those engines.  The build tools (emscripten, texlive-binaries)
+# and the libraries the engines link (zlib, libpng, harfbuzz, graphite2) are
+# bookworm's.
 #
 # Result (git-ignored) in <checkout>/wasm/tex:
 #   pdftex.cjs      emscripten glue (CommonJS, MODULARIZE factory createPdftex;
@@ -68,8 +71,9 @@ TEXMF_DEBS=(tex-common texlive-base texlive-latex-base texlive-latex-recommended
             texlive-fonts-recommended texlive-latex-extra lmodern fonts-lmodern
             cm-super-minimal "${SCRIPT_DEBS[@]}" "${SHAPING_DEBS[@]}")
 # Only these package directories are taken from texlive-latex-extra (tex/latex/*).
+# tagpdf: LaTeX's tagging code, for tagged=yes.
 LATEX_EXTRA_KEEP=(multirow moreverb minitoc docutils enumitem titlesec tabulary
-                  environ trimspaces needspace mylatexformat)
+                  environ trimspaces needspace mylatexformat tagpdf)
 
 SUDO=()
 if [ "$(id -u)" != 0 ]; then
@@ -109,6 +113,16 @@ install_prereqs "${APT_PREREQS[@]}"
 # in the machine's apt configuration (scripts/apt-private).
 APT_PRIVATE="$REPO/scripts/apt-private"
 apt_private() { "$APT_PRIVATE" "$@"; }
+# TeX Live itself (texlive-bin's sources and the texmf packages) comes from
+# trixie: LaTeX's tagging (tagged=yes) needs the 2024 kernel, and pdfTeX
+# 1.40.25 or later.  Everything else, the build tools included, from bookworm.
+TEX_SUITE=trixie
+TEX_SRC_PKGS=(texlive-bin)
+apt_tex() { "$APT_PRIVATE" --suites "$TEX_SUITE" "$@"; }
+apt_src() { # apt_src <source package> apt-get|apt-cache ARGS...: from the suite that package comes from
+  local p=$1; shift
+  if [[ " ${TEX_SRC_PKGS[*]} " == *" $p "* ]]; then apt_tex "$@"; else apt_private "$@"; fi
+}
 
 # Nothing of a TeX installation on this machine is read: kpathsea's programs
 # used as build tools (tangle, tie, ctangle, mf) find their configuration in
@@ -123,16 +137,21 @@ unset TEXINPUTS MFINPUTS TFMFONTS TEXMF TEXMFHOME TEXMFVAR TEXMFCONFIG || true
 # ---------------------------------------------------------------- cache key
 # One apt-cache call for all packages: each call reads the whole lists.
 declare -A DEB_VERSION DEB_SHA256 SRC_VERSIONS
+debs_of() { awk '/^Package:/ { p = $2 } /^Version:/ { v = $2 } /^SHA256:/ { s = $2 } /^$/ && p { print p, v, s; p = "" } END { if (p) print p, v, s }'; }
 while read -r p v sha; do DEB_VERSION[$p]=$v; DEB_SHA256[$p]=$sha; done < <(
-  apt_private apt-cache show --no-all-versions "${TEXMF_DEBS[@]}" emscripten texlive-binaries |
-    awk '/^Package:/ { p = $2 } /^Version:/ { v = $2 } /^SHA256:/ { s = $2 } /^$/ && p { print p, v, s; p = "" } END { if (p) print p, v, s }')
+  apt_tex apt-cache show --no-all-versions "${TEXMF_DEBS[@]}" | debs_of
+  apt_private apt-cache show --no-all-versions emscripten texlive-binaries | debs_of)
 while read -r p v; do SRC_VERSIONS[$p]+="$v "; done < <(
-  apt_private apt-cache showsrc "${SRC_PKGS[@]}" | awk '/^Package:/ { p = $2 } /^Version:/ { print p, $2 }' | sort -u)
-for p in "${TEXMF_DEBS[@]}" emscripten texlive-binaries; do
+  for p in "${SRC_PKGS[@]}"; do apt_src "$p" apt-cache showsrc "$p"; done |
+    awk '/^Package:/ { p = $2 } /^Version:/ { print p, $2 }' | sort -u)
+for p in "${TEXMF_DEBS[@]}"; do
+  [ -n "${DEB_VERSION[$p]:-}" ] || die "package $p not in Debian $TEX_SUITE's lists"
+done
+for p in emscripten texlive-binaries; do
   [ -n "${DEB_VERSION[$p]:-}" ] || die "package $p not in Debian bookworm's lists"
 done
 for p in "${SRC_PKGS[@]}"; do
-  [ -n "${SRC_VERSIONS[$p]:-}" ] || die "source package $p not in Debian bookworm's lists"
+  [ -n "${SRC_VERSIONS[$p]:-}" ] || die "source package $p not in Debian's lists"
 done
 src_versions() { printf '%s' "${SRC_VERSIONS[$1]}"; }
 deb_version() { printf '%s' "${DEB_VERSION[$1]}"; }
@@ -249,7 +268,7 @@ LUAHBTEX_VERSION=$(cat "$EDIR/luahbtex-version")
 log "downloading texmf packages: ${TEXMF_DEBS[*]}"
 DEBS="$WORK/debs"; STAGE="$WORK/stage"; EXTRA="$WORK/extra"; SCRIPTS_STAGE="$WORK/scripts"; NOTO="$WORK/noto"
 mkdir -p "$DEBS" "$STAGE" "$EXTRA" "$SCRIPTS_STAGE" "$NOTO"
-(cd "$DEBS" && apt_private apt-get download "${TEXMF_DEBS[@]}" >"$LOGS/debs.log" 2>&1) ||
+(cd "$DEBS" && apt_tex apt-get download "${TEXMF_DEBS[@]}" >"$LOGS/debs.log" 2>&1) ||
   { tail -n 20 "$LOGS/debs.log" >&2; die "apt-get download of the texmf packages failed (log: $LOGS/debs.log)"; }
 for p in "${TEXMF_DEBS[@]}"; do
   v=$(deb_version "$p")
@@ -298,6 +317,13 @@ find "$TEXMF" \( -name '*.pfm' -o -name '*.afm' -o -name '*.otf' -o -name '*.lua
 find "$TEXMF" -type d -empty -delete
 log "adding LuaHBTeX's packages and fonts (scripts/tex/shaping-tree.sh)"
 add_shaping_files "$TEXMF" "$STAGE" "$NOTO"
+# ... and the Lua files of the packages kept from texlive-latex-extra
+# (tagpdf's LuaTeX side).
+for d in "${LATEX_EXTRA_KEEP[@]}"; do
+  [ -d "$EXTRA/usr/share/texlive/texmf-dist/tex/latex/$d" ] || continue
+  (cd "$EXTRA/usr/share/texlive/texmf-dist/tex/latex/$d" && find -L . -name '*.lua' -type f -print0 |
+     xargs -0 -r cp -L --parents -t "$TEXMF/tex/latex/$d")
+done
 # hyphenation: the US English set shipped by texlive-base (Debian builds
 # language.dat at install time from /etc/texmf/hyphen.d).
 CFG="$TEXMF/tex/generic/config"

@@ -1,5 +1,5 @@
-# The TeX engines compiled to WebAssembly, from Debian's texlive-bin, zlib,
-# libpng, harfbuzz and graphite2 sources: the slow part of
+# The TeX engines compiled to WebAssembly, from Debian's texlive-bin
+# (trixie's), zlib, libpng, harfbuzz and graphite2 (bookworm's) sources: the slow part of
 # scripts/build-tex.sh, sourced by it.  Its hash (with engine-stubs/) is part
 # of the engines' cache key, so only a change here (or of the source
 # packages and build tools) compiles the engines again.
@@ -26,11 +26,11 @@ build_engine() {
 
   fetch_source() { # source package -> unpacked dir name on stdout
     local pkg=$1 v
-    (cd "$SRC" && apt_private apt-get source --download-only "$pkg" >>"$LOGS/sources.log" 2>&1) && return 0
+    (cd "$SRC" && apt_src "$pkg" apt-get source --download-only "$pkg" >>"$LOGS/sources.log" 2>&1) && return 0
     # The newest version is sometimes missing from the mirror: try the others.
-    for v in $(apt_private apt-cache showsrc "$pkg" | awk '/^Version:/{print $2}' | sort -uVr); do
+    for v in $(apt_src "$pkg" apt-cache showsrc "$pkg" | awk '/^Version:/{print $2}' | sort -uVr); do
       log "  $pkg: retrying with version $v"
-      (cd "$SRC" && apt_private apt-get source --download-only "$pkg=$v" >>"$LOGS/sources.log" 2>&1) && return 0
+      (cd "$SRC" && apt_src "$pkg" apt-get source --download-only "$pkg=$v" >>"$LOGS/sources.log" 2>&1) && return 0
     done
     die "could not download the source of $pkg"
   }

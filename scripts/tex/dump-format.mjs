@@ -52,7 +52,8 @@ const M = await createEngine({
     FS.chdir('/job');
     m.ENV.TEXMFCNF = '/tex';
     // Only at build time is the cache in the tree, and written.
-    if (engine === 'luahbtex') m.ENV.TEXMFCACHE = '/tex/texmf-var';
+    // (TEXMFSYSVAR too: LuaTeX's Lua writes no absolute path outside it, see texmf.cnf.)
+    if (engine === 'luahbtex') m.ENV.TEXMFCACHE = m.ENV.TEXMFSYSVAR = '/tex/texmf-var';
   }],
 });
 let code;
