@@ -39,6 +39,7 @@ const CATALOGUE = {
   unknown_class: { status: 400, exit: 2, meaning: 'a `class` that is not in the list', details: ['class', 'valid'] },
   unknown_dialect: { status: 400, exit: 2, meaning: 'a `dialect` other than `docutils`, `sphinx`, `pypi` or `github`', details: ['dialect', 'valid'] },
   unknown_use_latex_toc: { status: 400, exit: 2, meaning: '`use-latex-toc` other than `yes` or `no`', details: ['use-latex-toc', 'valid'] },
+  unknown_tagged: { status: 400, exit: 2, meaning: '`tagged` other than `yes` or `no`', details: ['tagged', 'valid'] },
   unknown_unsafe: { status: 400, exit: 2, meaning: '`fix`: `unsafe` other than `0` or `1`', details: ['unsafe', 'valid'] },
   unknown_html_format: { status: 400, exit: 2, meaning: '`html`: `format` other than `page`, `parts` or `fragment`', details: ['format', 'valid'] },
   unknown_fix_format: { status: 400, exit: 2, meaning: '`fix`: `format` other than `text` or `json`', details: ['format', 'valid'] },

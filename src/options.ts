@@ -49,6 +49,17 @@ export const OPTIONS = {
     default: 'no',
     code: Code.unknown_use_latex_toc,
   },
+  Tagged: {
+    name: 'tagged',
+    description:
+      '`yes`: a tagged PDF (PDF/UA-1): headings, lists, tables with their header rows, figures with their alt text, links and ' +
+      'footnotes are marked in a structure tree, with the language and title a screen reader needs. Typeset by LuaHBTeX whatever ' +
+      "the scripts. With `check`: report images without alt text (rule `image-without-alt`).",
+    values: () => YES_NO,
+    default: 'no',
+    code: Code.unknown_tagged,
+    keyedWhenGiven: true,
+  },
   Unsafe: {
     name: 'unsafe',
     description: '`1` applies the suggested fixes too (a guess, such as the closest known name), not only the safe ones.',

@@ -74,7 +74,9 @@ export class Renderer {
         return { body: Buffer.from(out.html, 'utf8'), type: RENDERED_TYPE.html };
       }
       case 'check': {
-        const items: CheckItem[] = await this.deps.python.check(doc.text, dialect, projectOptions(options));
+        // `tagged` is present only when given and not `no` (options.ts keyedWhenGiven).
+        const tagged = options['tagged'] === 'yes' ? { tagged: true } : {};
+        const items: CheckItem[] = await this.deps.python.check(doc.text, dialect, { ...projectOptions(options), ...tagged });
         return { body: Buffer.from(JSON.stringify(items), 'utf8'), type: RENDERED_TYPE.check };
       }
       case 'fix': {

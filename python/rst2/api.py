@@ -56,7 +56,7 @@ def _check(source, options):
     found = [dict(item) for item in _last["items"]] if _last["key"] == key else None
     dialect, enabled = _dialect(options), _enabled(options)
     if found is None:
-        found = problems(source, dialect, enabled)
+        found = problems(source, dialect, enabled, tagged=bool(options.get("tagged", False)))
         _last["key"], _last["items"] = key, [dict(item) for item in found]
     return check(source, dialect, enabled=enabled, fix_lines=fix_lines, found=found)
 

@@ -61,6 +61,36 @@ MACRO = r"""
   \rsttwoplaceholder{#3}{#4}}}}}
 """
 
+# A tagged document (latex_writer.Tagged): the picture carries its alt text
+# (\rsttwoalt, set around each image: the alt text, else the URI, as
+# docutils' HTML writer does), and the boxes that only measure it are not
+# tagged, so each image is one Figure.
+TAGGED_MACRO = r"""
+% rst2: tagged PDF: each image's /Alt is \rsttwoalt; measuring is not tagged.
+\providecommand*{\rsttwoalt}{}
+\renewcommand*{\rsttwoinclude}[2]{%
+  \ifnum\rsttwoscale>0
+    \sbox\rsttwobox{\SuspendTagging{rst2}\includegraphics{#2}}%
+    \ifdim\wd\rsttwobox>\dimexpr\linewidth*1000/\rsttwoscale\relax \rsttwoshrink{#2}%
+    \else\ifdim\ht\rsttwobox>\dimexpr0.9\textheight*1000/\rsttwoscale\relax \rsttwoshrink{#2}%
+    \else\rsttwofit{#1}{#2}\fi\fi
+  \else\rsttwofit{#1}{#2}\fi}
+\renewcommand*{\rsttwofit}[2]{%
+  \sbox\rsttwobox{\SuspendTagging{rst2}\includegraphics[#1]{#2}}%
+  \ifdim\wd\rsttwobox>\linewidth \rsttwoshrink{#2}%
+  \else\ifdim\ht\rsttwobox>0.9\textheight \rsttwoshrink{#2}%
+  \else\includegraphics[#1,alt={\rsttwoalt}]{#2}\fi\fi}
+\renewcommand*{\rsttwoshrink}[1]{%
+  \includegraphics[width=\linewidth,height=0.9\textheight,keepaspectratio,alt={\rsttwoalt}]{#1}}
+% The script commands in an alt text: their text.
+\ExplSyntaxOn
+\text_declare_purify_equivalent:Nn \rstwoCyr { \use_ii:nn }
+\text_declare_purify_equivalent:Nn \rstwoGrk { \use_ii:nn }
+\text_declare_purify_equivalent:Nn \rstwoViet { \use:n }
+\text_declare_purify_equivalent:Nn \rstwoU { U+ }
+\ExplSyntaxOff
+"""
+
 # What docutils' visit_image appends for the picture itself.
 _INCLUDEGRAPHICS = re.compile(r"\\includegraphics(?:\[([^\]]*)\])?\{")
 _WIDTH = re.compile(r"(?:^|,)width=([^,]+)")
@@ -146,6 +176,8 @@ def rewrite(translator, node, written):
     images = translator.document.__dict__.setdefault("rst2_images", [])
     number = len(images) + 1
     text = translator.encode(placeholder_text(node))
+    tagged = getattr(translator, "rst2_tagged", False)
+    alt = text
     # Long URIs have no spaces; let the placeholder break them after a slash.
     text = text.replace("/", "/\\allowbreak{}")
     out = []
@@ -157,10 +189,14 @@ def rewrite(translator, node, written):
         options, scale = fit_options(match.group(1) or "")
         width = _WIDTH.search(options)
         call = "\\rsttwoimage{%d}{%s}{%s}{%s}" % (number, options, width.group(1) if width else DEFAULT_PLACEHOLDER_WIDTH, text)
+        if tagged:
+            call = "\\def\\rsttwoalt{%s}%s" % (alt, call)
         # The macro checks a scale against the page before graphicx applies it.
-        out.append("{\\def\\rsttwoscale{%d}%s}" % (scale, call) if scale else call)
+        if scale:
+            call = "\\def\\rsttwoscale{%d}%s" % (scale, call)
+        out.append("{%s}" % call if scale or tagged else call)
     images.append({"uri": source_uri(node), "alt": node.get("alt")})
-    translator.fallbacks["rsttwoimage"] = MACRO
+    translator.fallbacks["rsttwoimage"] = MACRO + TAGGED_MACRO if tagged else MACRO
     return out
 
 

@@ -368,10 +368,60 @@ class Shaped:
         super().depart_title(node)
 
 
-class SafeLaTeXTranslator(ScriptMarking, Shaped, latex2e.LaTeXTranslator):
+class Tagged:
+    """A tagged PDF (PDF/UA-1), asked for with the script set's member
+    scripts.TAGGED: \\DocumentMetadata before the class, each table's
+    header rows named, and each image's alt text (latex_images.py). An
+    untagged document goes through untouched."""
+
+    def _rst2_tag_setup(self, settings):
+        plan = scripts.Plan.parse(getattr(settings, "rst2_scripts", ""))
+        self.rst2_tagged = scripts.TAGGED in plan.members
+
+    def _rst2_lang(self, document):
+        """The PDF's /Lang: docutils' language_code; for its default (a
+        document cannot choose another), the language of a shaped script
+        when the text starts in one, as an Arabic note's does."""
+        lang = script_preamble.bcp47(self.settings.language_code)
+        if lang.lower() != "en":
+            return lang
+        t = scripts.table()
+        for char in document.astext():
+            if _STRONG.get(unicodedata.bidirectional(char)):
+                kind = scripts.classify(char, t, shaped=True)[0]
+                return script_preamble.SCRIPT_LANGUAGES.get(kind, lang)
+        return lang
+
+    @staticmethod
+    def _rst2_header_rows(node):
+        for tgroup in node.children:
+            for thead in tgroup.children if isinstance(tgroup, nodes.tgroup) else ():
+                if isinstance(thead, nodes.thead):
+                    return len(thead.children)
+        return 0
+
+    def visit_table(self, node):
+        if self.rst2_tagged and self._rst2_header_rows(node):
+            # The setting lasts to the end of the enclosing group: reset after the table.
+            self.out.append("\n" + script_preamble.table_header_rows(self._rst2_header_rows(node)))
+        super().visit_table(node)
+
+    def depart_table(self, node):
+        super().depart_table(node)
+        if self.rst2_tagged and self._rst2_header_rows(node):
+            self.out.append(script_preamble.table_header_rows(0))
+
+    def depart_document(self, node):
+        if self.rst2_tagged:
+            self.head_prefix.insert(0, script_preamble.document_metadata(self._rst2_lang(node)))
+        super().depart_document(node)
+
+
+class SafeLaTeXTranslator(ScriptMarking, Shaped, Tagged, latex2e.LaTeXTranslator):
     def __init__(self, document, babel_class=Babel):
         super().__init__(document, babel_class)
         self._rst2_lua_setup(document.settings)
+        self._rst2_tag_setup(document.settings)
 
     def visit_math(self, node, math_env="$"):
         # ShowUnsafeMath has replaced what fails; this holds should a later

@@ -157,6 +157,9 @@ def render_latex(source, options=None):
     image N of the LaTeX is ``images[N-1]``, for the service to fetch and
     put next to the document as ``rst2img-N.<ext>`` (latex_images.py).
 
+    ``tagged`` (an option): a tagged PDF (PDF/UA-1), typeset by
+    scripts.TAGGED_ENGINE through the LuaLaTeX path even for Latin text.
+
     ``format_preamble`` is the part of the preamble a format can hold (see
     latex_format), which ``latex`` then starts with; None when this document
     must be typeset with the plain pdflatex format. The option
@@ -166,7 +169,8 @@ def render_latex(source, options=None):
     chosen = dialects.get(options.get("dialect", "docutils"))
     if chosen is dialects.PYPI:
         chosen.refuse_if_rejected(chosen.check(source))
-    plan = scripts.plan_for(source)
+    # A tagged PDF is LuaLaTeX's (scripts.TAGGED_ENGINE) whatever the scripts.
+    plan = scripts.plan_for(source, tagged=bool(options.get("tagged", False)))
     settings = _latex_settings(options, plan)
     parts, document = publish(source, LATEX_WRITER, dialect=chosen, **settings)
     missing = getattr(document, "rst2_scripts_missing", set())

@@ -4,7 +4,7 @@ docutils' font_encoding setting, and the glyph mappings of the PDF's text
 layer. Nothing for a Latin-only document, whose LaTeX stays as it was.
 """
 
-from .scripts import CJK_FAMILIES, CYRILLIC, EMOJI, GREEK, LUAHBTEX, RTL, SYMBOLS, TRADITIONAL, VIETNAMESE, table
+from .scripts import CJK_FAMILIES, CYRILLIC, EMOJI, GREEK, LUAHBTEX, RTL, SYMBOLS, TAGGED, TRADITIONAL, VIETNAMESE, table
 
 ENCODINGS = {CYRILLIC: "T2A", GREEK: "LGR", VIETNAMESE: "T5"}
 
@@ -184,7 +184,7 @@ _SYMBOLS = r"""% Symbols: the commands of scripts.json
 def preamble(plan):
     """LaTeX for the custom-preamble part; empty for a Latin-only document."""
     m = plan.members
-    if not m - {"lang-ukrainian", TRADITIONAL}:
+    if not m - {"lang-ukrainian", TRADITIONAL, TAGGED}:
         return ""
     parts = [_COMMON, _PLACEHOLDER]
     if CYRILLIC in m:
@@ -347,7 +347,9 @@ def lua_babel(plan, main="english", others=(), sans=True):
         # Latin text inside the main language's paragraphs: English's fonts.
         lines.append("\\babelprovide[import, onchar=ids fonts]{english}")
     else:
-        lines.append("\\usepackage[%s]{babel}" % ", ".join(["bidi=basic"] + classic + ["main=" + main]))
+        # A tagged document may have no shaped script at all: no bidi then.
+        bidi = ["bidi=basic"] if plan.shaped() else []
+        lines.append("\\usepackage[%s]{babel}" % ", ".join(bidi + classic + ["main=" + main]))
     locales = {}
     for script in plan.shaped():
         locale = main if script == main_script else LOCALES[script]
@@ -437,3 +439,38 @@ def lua_preamble(plan):
         parts.append(_SYMBOLS)
     parts.append("\\makeatother\n")
     return "".join(parts)
+
+
+# ---------------------------------------------------------------------------
+# Tagged PDF (PDF/UA-1): the 2024 LaTeX kernel's tagging, switched on by
+# \DocumentMetadata before \documentclass (issue 31, §3.1: with these
+# modules LuaLaTeX tags headings, lists, tables, figures with their /Alt,
+# links, footnotes and the title, and writes /Lang, DisplayDocTitle and the
+# XMP that PDF/UA-1 asks for).
+TAG_MODULES = "phase-III,table,title,firstaid"
+
+# The language of a shaped script's text, for a document whose settings
+# name none but the default (docutils' language_code "en"): the PDF's /Lang.
+SCRIPT_LANGUAGES = {"arabic": "ar", "hebrew": "he", "devanagari": "hi", "bengali": "bn", "tamil": "ta", "thai": "th"}
+
+
+def bcp47(code):
+    """docutils' language_code (``en``, ``de_AT``, ``pt-BR``) as BCP 47 (``de-AT``)."""
+    parts = [p for p in (code or "en").replace("_", "-").split("-") if p.isalnum()]
+    return "-".join(parts) or "en"
+
+
+def document_metadata(lang):
+    """The lines before \\documentclass that make the PDF tagged.
+
+    tagpdf attaches two CSS files (for HTML derived from the PDF) to the
+    structure tree as embedded files, which the service's PDF check refuses
+    (src/pdf/safety.ts) and PDF/UA-1 does not need: not attached.
+    """
+    return ("\\DocumentMetadata{lang=%s, pdfstandard=ua-1, pdfversion=1.7, testphase={%s}}\n"
+            "\\tagpdfsetup{attach-css=false}\n" % (lang, TAG_MODULES))
+
+
+def table_header_rows(count):
+    """Before a table: its first ``count`` rows are header rows (TH cells); 0 after it."""
+    return "\\tagpdfsetup{table/header-rows={%s}}\n" % (",".join(str(i) for i in range(1, count + 1)))

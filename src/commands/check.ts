@@ -40,13 +40,14 @@ import { withPython } from './python-engine.js';
 export const CHECK_USAGE = [
   'usage: rst2 check PATH... [--format text|json|github|sarif|junit] [--dialect D]',
   '                  [--select RULES] [--ignore RULES] [--extend-select RULES]',
-  '                  [--line-length N] [--config FILE | --isolated] [--docs-url URL]',
+  '                  [--line-length N] [--config FILE | --isolated] [--docs-url URL] [--tagged]',
   '       rst2 check --fix|--diff [--unsafe] [same options] PATH...',
   'PATH: a file (always checked), a folder (walked for *.rst and the extensions',
   'configured, skipping hidden folders, _build, node_modules and what .gitignore',
   'ignores), or - for standard input (alone). RULES: comma-separated rule codes,',
   'prefixes ending at a hyphen, ALL or DEFAULT. Exit status: 0 nothing found, 1 problems',
-  'found, 2 usage, configuration or internal error.',
+  'found, 2 usage, configuration or internal error. --tagged: the PDF is to be tagged',
+  '(reports images without alt text, rule image-without-alt).',
 ].join('\n');
 
 const CHECK_OPTIONS: Record<string, ArgSpec> = {
@@ -62,6 +63,7 @@ const CHECK_OPTIONS: Record<string, ArgSpec> = {
   isolated: { kind: 'flag' },
   'docs-url': { kind: 'value' },
   'line-length': { kind: 'value' },
+  tagged: { kind: 'flag' },
 };
 
 const FORMAT: OptionSpec = { name: 'format', description: 'How check prints its findings.', values: () => FORMAT_NAMES, default: 'text', code: Code.unknown_format };
@@ -162,7 +164,7 @@ export async function check(args: string[]): Promise<number> {
       });
       return fixFiles(jobs.map((j) => j.input), a.mode, unsafe, results);
     }
-    return report(jobs, workers, python, chosen, format);
+    return report(jobs, workers, python, chosen, format, a.flags.has('tagged'));
   });
 }
 
@@ -172,11 +174,12 @@ async function report(
   python: PythonEngine,
   chosen: (job: Job) => Promise<FileChoice>,
   format: ReturnType<typeof formatNamed>,
+  tagged: boolean,
 ): Promise<number> {
   const results = inOrder(jobs, workers, async (job): Promise<CheckItem[]> => {
     const { dialect, project } = await chosen(job);
     // [] asks for no fixes: a format that does not show them does not pay for their trial parses.
-    return python.check(job.input.text, dialect, project, format.needsFixes ? undefined : []);
+    return python.check(job.input.text, dialect, tagged ? { ...project, tagged: true } : project, format.needsFixes ? undefined : []);
   });
   const reports: FileReport[] = [];
   let problems = 0;

@@ -29,7 +29,7 @@ import { cliLogger } from './python-engine.js';
 const FILE_NOTE = `FILE may be - for standard input. D is one of ${DIALECTS.join(', ')} (default ${DEFAULT_DIALECT}).`;
 
 export const HTML_USAGE = `usage: rst2 html FILE [--style S] [--dialect D] [--parts | --fragment] [-o OUT]\n${FILE_NOTE} --parts writes docutils' publish_parts() names as JSON, --fragment the bare body.`;
-export const PDF_USAGE = `usage: rst2 pdf FILE [--class C] [--style S] [--toc] [--dialect D] [-o OUT]\n${FILE_NOTE}`;
+export const PDF_USAGE = `usage: rst2 pdf FILE [--class C] [--style S] [--toc] [--tagged] [--dialect D] [-o OUT]\n${FILE_NOTE} --tagged makes a tagged PDF (PDF/UA-1).`;
 
 // Show "starting engines..." only when the warm-up is noticeable.
 const PROGRESS_AFTER_MS = 300;
@@ -106,6 +106,7 @@ const PDF_OPTIONS: Record<string, ArgSpec> = {
   class: { kind: 'value' },
   style: { kind: 'value' },
   toc: { kind: 'flag' },
+  tagged: { kind: 'flag' },
   dialect: { kind: 'value' },
   output: { kind: 'value', short: 'o' },
 };
@@ -139,6 +140,8 @@ export async function pdf(args: string[]): Promise<number> {
     style: choose(OPTIONS.LatexStyle, parsed.values.style, catalogue),
     'use-latex-toc': parsed.flags.has('toc') ? 'yes' : 'no',
     dialect: choose(OPTIONS.Dialect, parsed.values.dialect, catalogue),
+    // As the service: absent when untagged (the option is keyed only when given).
+    ...(parsed.flags.has('tagged') ? { tagged: 'yes' } : {}),
   };
   const output = parsed.values.output;
   if ((output === undefined || output === '-') && process.stdout.isTTY) {

@@ -77,7 +77,7 @@ export const OPERATIONS: readonly OperationEntry[] = [
     tag: 'render',
     render: 'pdf',
     sources: ['rst', 'uri', 'token'],
-    options: options('LatexClass', 'LatexStyle', 'UseLatexToc', 'Dialect'),
+    options: options('LatexClass', 'LatexStyle', 'UseLatexToc', 'Dialect', 'Tagged'),
     response: { media: RENDERED_TYPE.pdf, description: 'The PDF, named after the document title.' },
     headers: {},
     disposition: true,
@@ -114,7 +114,7 @@ export const OPERATIONS: readonly OperationEntry[] = [
     render: 'check',
     // `token` is accepted too, so a shared document can be checked by its link.
     sources: ['rst', 'uri', 'token'],
-    options: options('Dialect'),
+    options: options('Dialect', 'Tagged'),
     rules: true,
     response: {
       media: RENDERED_TYPE.check,

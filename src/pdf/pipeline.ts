@@ -71,6 +71,8 @@ function latexOptions(options: RenderOptions): LatexOptions {
     documentClass: option(options, 'class'),
     style: option(options, 'style'),
     useLatexToc: option(options, 'use-latex-toc') === 'yes',
+    // Present only when given and not `no` (options.ts keyedWhenGiven).
+    tagged: options['tagged'] === 'yes',
     dialect: asDialect(option(options, 'dialect')),
   };
 }

@@ -14,7 +14,7 @@ import re
 from docutils.nodes import section
 from docutils.parsers.rst.directives.misc import Include
 
-from .. import columns, dialects as _dialects, rules
+from .. import columns, dialects as _dialects, rules, tagging
 from ..project import suppressions
 from ..directives import STANDARD_INCLUDES
 from ..messages import collect
@@ -212,19 +212,29 @@ def _fixes(text, items, dialect, budget, lines=None):
     return items
 
 
-def problems(text, dialect="docutils", enabled=None):
+def problems(text, dialect="docutils", enabled=None, tagged=False):
     """``check``'s problems without their fixes.
 
     Every problem is named by its rule and placed at its column; then the
     document's suppression comments and the enabled rules (``enabled``, a
     set of codes; None: the rules a request that chooses none gets,
     rules.API_DEFAULTS) choose which are reported. The rules that read the
-    source (rst2.lint) run only when one of them is enabled.
+    source (rst2.lint) run only when one of them is enabled. ``tagged``:
+    the PDF is to be tagged, and what that needs of the document is
+    checked too (rst2.tagging).
     """
     chosen = _dialects.get(dialect)
     allowed = rules.API_DEFAULTS if enabled is None else enabled
     linted = allowed & rules.LINT
-    if linted:
+    if tagged and tagging.RULE in allowed:
+        items, document = chosen.checked(text)
+        items = columns.add(text, rules.name(items))
+        if linted:
+            from .. import lint
+
+            items += lint.find(text, document, chosen, linted)
+        items = sorted(items + tagging.images_without_alt(text, document), key=lambda item: item.get("line") or 0)
+    elif linted:
         from .. import lint
 
         items, document = chosen.checked(text)

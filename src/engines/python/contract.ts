@@ -49,6 +49,8 @@ export interface LatexOptions {
   dialect?: Dialect;
   /** docutils' own layout, without a format preamble (to compare against). Default: false. */
   docutils_layout?: boolean;
+  /** A tagged PDF (PDF/UA-1), typeset by LuaHBTeX whatever the scripts. Default: false. */
+  tagged?: boolean;
 }
 
 export interface CheckOptions {
@@ -68,6 +70,8 @@ export interface CheckOptions {
   fix_lines?: number[];
   /** The longest line line-too-long lets through, in characters (1 to 1000, checked where it is read); absent: 79. */
   line_length?: number;
+  /** The PDF is to be tagged: report images without alt text (rule image-without-alt). Default: false. */
+  tagged?: boolean;
 }
 
 export interface FixOptions {

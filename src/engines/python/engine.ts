@@ -33,6 +33,8 @@ export interface LatexOptions {
   documentClass: string;
   style: string;
   useLatexToc: boolean;
+  /** A tagged PDF (PDF/UA-1); absent: untagged. */
+  tagged?: boolean;
   /** docutils' own layout, without a format preamble (to compare against). */
   docutilsLayout?: boolean;
   /** Plain docutils when absent. */
@@ -40,7 +42,7 @@ export interface LatexOptions {
 }
 
 /** What a project chose beyond the dialect: the rules to report and the names it defines elsewhere (python/rst2/project). */
-export type ProjectChoice = Pick<CheckOptions, 'rules' | 'roles' | 'directives' | 'literal_directives' | 'substitutions' | 'line_length'>;
+export type ProjectChoice = Pick<CheckOptions, 'rules' | 'roles' | 'directives' | 'literal_directives' | 'substitutions' | 'line_length' | 'tagged'>;
 
 // Python checks its interrupt buffer every few bytecodes; a render that does
 // not stop within this after being interrupted is stuck in C and is killed.
@@ -117,6 +119,8 @@ export class PythonEngine {
         use_latex_toc: opts.useLatexToc,
         dialect: opts.dialect ?? DEFAULT_DIALECT,
         docutils_layout: opts.docutilsLayout === true,
+        // Only when asked: untagged jobs stay what they were.
+        ...(opts.tagged === true ? { tagged: true } : {}),
       },
     } satisfies PythonJob);
   }

@@ -1,0 +1,237 @@
+"""Tagged PDF (PDF/UA-1), the option ``tagged``: the LaTeX of a tagged
+document, an untagged document's LaTeX unchanged, and check's
+image-without-alt rule.
+
+The compile test at the end runs only where issue 31's native probe tree is
+(trixie's texmf, a native LuaHBTeX, pikepdf): elsewhere it is skipped, and
+test/http-pdf-tagged.test.ts checks the PDF through the service's engine.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+from rst2 import api, scripts
+from rst2.render import render_latex
+
+from .test_shaped_scripts import synthetic_shaped, table_with
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+
+SAMPLE = """===========
+Tagged note
+===========
+
+A paragraph with a link to `the docs <https://example.org/docs>`__ and a
+footnote [#f1]_.
+
+Lists
+=====
+
+* first bullet
+* second bullet
+
+1. one
+2. two
+
+Table
+-----
+
+=====  =====
+Name   Value
+=====  =====
+alpha  1
+beta   2
+=====  =====
+
+.. figure:: https://example.org/red.png
+   :alt: A red square & more
+
+   The caption.
+
+.. image:: https://example.org/no-alt.png
+
+.. [#f1] The footnote text.
+"""
+
+ARABIC = "الإعلان العالمي لحقوق الإنسان\n%s\n\nيولد جميع الناس أحرارا متساوين في الكرامة والحقوق.\n\n* وقد وهبوا عقلا وضميرا\n* Latin 2026\n" % ("=" * 60)
+
+METADATA = "\\DocumentMetadata{lang=%s, pdfstandard=ua-1, pdfversion=1.7, testphase={phase-III,table,title,firstaid}}\n\\tagpdfsetup{attach-css=false}\n"
+
+
+class TaggedLatexTest(unittest.TestCase):
+    def setUp(self):
+        self.table = table_with(synthetic_shaped())
+        self.table.__enter__()
+
+    def tearDown(self):
+        self.table.__exit__(None, None, None)
+
+    def test_a_tagged_latin_document_goes_to_luahbtex_with_document_metadata(self):
+        out = render_latex(SAMPLE, {"tagged": True})
+        self.assertEqual(out["engine"], scripts.TAGGED_ENGINE)
+        self.assertIsNone(out["format_preamble"])
+        self.assertEqual(out["scripts"], [])  # "tagged" is a choice, not a script
+        latex = out["latex"]
+        self.assertTrue(latex.startswith(METADATA % "en" + "\n\\documentclass[a4paper]{article}\n"), latex[:300])
+        # The LuaLaTeX path with no shaped script: fontspec, babel without bidi.
+        self.assertIn("\\usepackage{fontspec}", latex)
+        self.assertIn("\\usepackage[main=english]{babel}", latex)
+        self.assertNotIn("bidi=", latex)
+        self.assertNotIn("\\usepackage[T1]{fontenc}", latex)
+        self.assertIn("\\hypersetup{\n  pdftitle={Tagged note},\n}", latex)
+
+    def test_header_rows_are_named_around_the_table(self):
+        latex = render_latex(SAMPLE, {"tagged": True})["latex"]
+        start = latex.index("\\tagpdfsetup{table/header-rows={1}}\n")
+        table = latex.index("\\begin{longtable*}")
+        end = latex.index("\\end{longtable*}")
+        reset = latex.index("\\tagpdfsetup{table/header-rows={}}\n")
+        self.assertLess(start, table)
+        self.assertLess(end, reset)
+
+    def test_two_header_rows(self):
+        grid = "+---+---+\n| a | b |\n+---+---+\n| c | d |\n+===+===+\n| e | f |\n+---+---+\n"
+        latex = render_latex(grid, {"tagged": True})["latex"]
+        self.assertIn("\\tagpdfsetup{table/header-rows={1,2}}\n", latex)
+        headless = render_latex("+---+---+\n| a | b |\n+---+---+\n", {"tagged": True})["latex"]
+        self.assertNotIn("header-rows", headless)
+
+    def test_images_carry_their_alt_text_or_their_uri(self):
+        out = render_latex(SAMPLE, {"tagged": True})
+        latex = out["latex"]
+        self.assertIn("{\\def\\rsttwoalt{A red square \\& more}\\rsttwoimage{1}{}", latex)
+        self.assertIn("{\\def\\rsttwoalt{https://example.org/no-alt.png}\\rsttwoimage{2}{}", latex)
+        self.assertIn("\\includegraphics[#1,alt={\\rsttwoalt}]{#2}", latex)
+        self.assertEqual([i["uri"] for i in out["images"]], ["https://example.org/red.png", "https://example.org/no-alt.png"])
+
+    def test_a_scaled_image_keeps_its_scale_and_gets_its_alt(self):
+        latex = render_latex(".. image:: https://example.org/a.png\n   :scale: 50 %\n   :alt: Half\n", {"tagged": True})["latex"]
+        self.assertIn("{\\def\\rsttwoscale{500}\\def\\rsttwoalt{Half}\\rsttwoimage{1}{scale=0.5}", latex)
+
+    def test_an_arabic_note_is_tagged_as_arabic(self):
+        out = render_latex(ARABIC, {"tagged": True})
+        self.assertEqual(out["engine"], "luahbtex")
+        self.assertEqual(out["scripts"], ["arabic"])
+        self.assertTrue(out["latex"].startswith(METADATA % "ar"))
+        self.assertIn("bidi=basic", out["latex"])
+
+    def test_cjk_and_emoji_in_a_tagged_document_are_placeholders(self):
+        out = render_latex("人人生而自由 👋\n", {"tagged": True})
+        self.assertEqual(out["engine"], "luahbtex")
+        self.assertNotIn("CJKutf8", out["latex"])
+        self.assertEqual(out["replaced_characters"], 7)
+        self.assertIn("placeholders", out["scripts"])
+
+
+class UntaggedUnchangedTest(unittest.TestCase):
+    """Without tagged (or with it false) the LaTeX is byte for byte what it was."""
+
+    SOURCES = (SAMPLE, ARABIC, "Title\n=====\n\nLatin text.\n", ".. image:: a.png\n   :scale: 50 %\n")
+
+    def test_same_latex_without_the_option_and_with_it_false(self):
+        with table_with(synthetic_shaped()):
+            for source in self.SOURCES:
+                plain = render_latex(source)
+                off = render_latex(source, {"tagged": False})
+                self.assertEqual(plain, off)
+                self.assertNotIn("DocumentMetadata", plain["latex"])
+                self.assertNotIn("tagpdfsetup", plain["latex"])
+                self.assertNotIn("rsttwoalt", plain["latex"])
+            self.assertEqual(render_latex(SAMPLE)["engine"], "pdftex")
+
+
+class ImageWithoutAltTest(unittest.TestCase):
+    SOURCE = (
+        "Title\n=====\n\n.. image:: https://example.org/a.png\n\n"
+        ".. figure:: https://example.org/b.png\n   :alt: B\n\n"
+        "* .. figure:: https://example.org/c.png\n\n     Caption.\n\n"
+        "A |sub| and |sub| (their alt text: the name).\n\n.. |sub| image:: https://example.org/s.png\n"
+    )
+
+    def check(self, **options):
+        result = json.loads(api.handle("check", self.SOURCE, json.dumps(options)))
+        self.assertTrue(result["ok"], result)
+        return [m for m in result["result"]["messages"] if m["rule"] == "image-without-alt"]
+
+    def test_reported_only_when_tagging_is_asked_for(self):
+        self.assertEqual(self.check(), [])
+        self.assertEqual(self.check(tagged=False), [])
+        found = self.check(tagged=True)
+        self.assertEqual([(m["line"], m["column"]) for m in found], [(4, 1), (9, 3)])
+        self.assertIn("https://example.org/a.png", found[0]["message"])
+        self.assertIn("https://example.org/c.png", found[1]["message"])
+        self.assertEqual(found[0]["type"], "warning")
+
+    def test_chosen_and_suppressed_like_any_rule(self):
+        self.assertEqual(self.check(tagged=True, rules=["markdown-link"]), [])
+        self.assertEqual(len(self.check(tagged=True, rules=["image-without-alt", "trailing-whitespace"])), 2)
+
+
+# Issue 31's native probe tree (see python/tests/test_shaped_scripts.py and
+# /work/notes/issue31.md §10): trixie's texmf with its lualatex.fmt.
+SCRATCH = "/tmp/scratch-r31"
+TRIXIE_CNF = os.path.join(SCRATCH, "probe/cnf-trixie/texmf.cnf")
+TRIXIE_FMT = os.path.join(SCRATCH, "probe/fmt-trixie/lualatex.fmt")
+LUAHBTEX = "/usr/bin/luahbtex"
+RST2_TEXMF = os.path.join(REPO, "wasm", "tex", "texmf")
+INSPECT = os.path.join(REPO, "test", "support", "pdf-tags.py")
+NATIVE = all(os.path.exists(p) for p in (TRIXIE_CNF, TRIXIE_FMT, LUAHBTEX, RST2_TEXMF, INSPECT, "/usr/bin/python3"))
+
+
+def red_png(size=8):
+    """A small red PNG, image 1 of the document."""
+    import struct
+    import zlib
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    rows = b"".join(b"\x00" + b"\xdc\x14\x14" * size for _ in range(size))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+@unittest.skipUnless(NATIVE, "no native LuaHBTeX with issue 31's trixie texmf, or no TeX tree in wasm/tex")
+class NativeCompileTest(unittest.TestCase):
+    def test_the_sample_is_tagged(self):
+        directory = tempfile.mkdtemp(prefix="rst2-tagged-")
+        try:
+            with open(TRIXIE_CNF, encoding="utf-8") as f:
+                cnf = f.read()
+            # rst2's tree after trixie's (lmodern.sty).
+            cnf = "\n".join(line[:-1] + "," + RST2_TEXMF + "}" if line.startswith("TEXMF = {") else line for line in cnf.splitlines())
+            with open(os.path.join(directory, "texmf.cnf"), "w", encoding="utf-8") as f:
+                f.write(cnf + "\n")
+            with table_with(synthetic_shaped()):
+                latex = render_latex(SAMPLE.replace(".. image:: https://example.org/no-alt.png\n", ""), {"tagged": True})["latex"]
+            with open(os.path.join(directory, "doc.tex"), "w", encoding="utf-8") as f:
+                f.write(latex)
+            with open(os.path.join(directory, "rst2img-1.png"), "wb") as f:
+                f.write(red_png())
+            env = dict(os.environ, TEXMFCNF=directory)
+            for _ in range(2):
+                subprocess.run([LUAHBTEX, "--fmt=" + TRIXIE_FMT, "-progname=lualatex", "-interaction=nonstopmode", "doc.tex"],
+                               cwd=directory, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=300)
+            pdf = os.path.join(directory, "doc.pdf")
+            self.assertTrue(os.path.isfile(pdf))
+            tags = json.loads(subprocess.run(["/usr/bin/python3", INSPECT, pdf], capture_output=True, check=True).stdout)
+            roles = tags["standardRoles"]
+            for role in ("H1", "H2", "L", "LI", "Lbl", "LBody", "Table", "TR", "TH", "TD", "Figure", "Link", "Note"):
+                self.assertIn(role, roles, tags)
+            self.assertEqual(roles["TH"], 2)
+            self.assertEqual(tags["alts"], [{"role": "Figure", "alt": "A red square & more"}])
+            self.assertEqual(tags["lang"], "en")
+            self.assertEqual(tags["pdfuaPart"], 1)
+            self.assertEqual(tags["xmpTitle"], "Tagged note")
+            self.assertTrue(tags["displayDocTitle"] and tags["marked"] and tags["parentTree"])
+        finally:
+            shutil.rmtree(directory, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    unittest.main()

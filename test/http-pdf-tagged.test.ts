@@ -1,0 +1,158 @@
+/**
+ * Tagged PDF (PDF/UA-1), the option `tagged=yes`, over HTTP with the real
+ * engine: the structure tree pikepdf reads back (test/support/pdf-tags.py)
+ * has the roles a screen reader needs, the catalog and XMP what PDF/UA-1
+ * asks for, an untagged request of the same document is not tagged, and
+ * `check` with the same option reports an image without alt text.
+ *
+ * No PDF/UA validator (veraPDF, PAC) is on npm or in Debian: what is
+ * checked here is what pikepdf and pdfinfo can read (docs/pdf.rst, "Tagged
+ * PDF", says what stays unverified).
+ */
+import { expect } from 'chai';
+
+import type { RunningServer } from '../src/server.js';
+import { png } from './support/images.js';
+import { pdfinfoTagged, pdfTags, requirePikepdf } from './support/pdf-tags.js';
+import { pdfText, requirePdftotext } from './support/pdftotext.js';
+import { api, form, server } from './support/server.js';
+import { describeTex } from './support/tex.js';
+
+const RED = `data:image/png;base64,${png(40, 40, [220, 20, 20]).toString('base64')}`;
+
+const SAMPLE = `===========
+Tagged note
+===========
+
+A paragraph with a link to \`the docs <https://example.org/docs>\`__ and a
+footnote [#f1]_.
+
+Lists
+=====
+
+* first bullet
+* second bullet
+
+1. one
+2. two
+
+Table
+-----
+
+=====  =====
+Name   Value
+=====  =====
+alpha  1
+beta   2
+=====  =====
+
+.. figure:: ${RED}
+   :alt: A red square
+
+   The caption.
+
+.. [#f1] The footnote text.
+`;
+
+// Article 1 of the Universal Declaration of Human Rights, in part.
+const ARABIC_TITLE = 'الإعلان العالمي لحقوق الإنسان';
+const ARABIC_BODY = 'يولد جميع الناس أحرارا متساوين في الكرامة والحقوق';
+const ARABIC_ITEM = 'وقد وهبوا عقلا وضميرا';
+const ARABIC = `${ARABIC_TITLE}\n${'='.repeat(ARABIC_TITLE.length * 2)}\n\n${ARABIC_BODY}.\n\n* ${ARABIC_ITEM}\n* Latin 2026\n`;
+
+/** As test/http-pdf-shaped.test.ts compares: NFKC, no whitespace, bidi controls or hyphens. */
+const comparable = (text: string): string => text.normalize('NFKC').replace(/[\s\p{Cf}\-\u2010\u00ad]/gu, '');
+
+describeTex('Tagged PDF (PDF/UA-1) over HTTP', function () {
+  let s: RunningServer;
+  before(async function () {
+    requirePdftotext(this);
+    requirePikepdf(this);
+    s = await server({ RST2_PDF_TIMEOUT_MS: '120000', RST2_TEX_WORKERS: '1' });
+  });
+  after(async () => {
+    await s?.close();
+  });
+
+  async function pdf(rst: string, extra: Record<string, string> = {}): Promise<{ res: Response; bytes: ArrayBuffer }> {
+    const res = await api(s, '/1.0/rst2/pdf', form({ rst, ...extra }));
+    expect(res.status, res.status === 200 ? '' : JSON.stringify(await res.clone().json())).to.equal(200);
+    const bytes = await res.arrayBuffer();
+    expect(Buffer.from(bytes.slice(0, 5)).toString('latin1')).to.equal('%PDF-');
+    return { res, bytes };
+  }
+
+  it('tags headings, lists, the table and its header row, the figure with its alt text, the link and the footnote', async () => {
+    // A 200 is also the service's safety check passed (src/pdf/safety.ts runs on every PDF).
+    const { res, bytes } = await pdf(SAMPLE, { tagged: 'yes' });
+    expect(res.headers.get('x-rst2-image-problems')).to.equal(null);
+    expect(pdfinfoTagged(bytes)).to.equal(true);
+    const tags = pdfTags(bytes);
+    expect(tags.structTreeRoot).to.equal(true);
+    expect(tags.parentTree).to.equal(true);
+    const roles = tags.standardRoles;
+    for (const role of ['H1', 'H2', 'L', 'LI', 'Lbl', 'LBody', 'Table', 'TR', 'TH', 'TD', 'Figure', 'Link', 'Note']) {
+      expect(roles, role).to.have.property(role);
+    }
+    // The header row's two cells are TH; the body's are TD.
+    expect(roles['TH']).to.equal(2);
+    expect(roles['TD']).to.be.at.least(4);
+    expect(roles['L']).to.equal(2);
+    expect(tags.roleMap['section']).to.equal('H1');
+    expect(tags.roleMap['subsection']).to.equal('H2');
+    expect(tags.alts).to.deep.equal([{ role: 'Figure', alt: 'A red square' }]);
+    expect(tags.lang).to.equal('en');
+    expect(tags.marked).to.equal(true);
+    expect(tags.displayDocTitle).to.equal(true);
+    expect(tags.xmpTitle).to.equal('Tagged note');
+    expect(tags.pdfuaPart).to.equal(1);
+  });
+
+  it('an untagged request of the same document is not tagged', async () => {
+    for (const extra of [{}, { tagged: 'no' }] as Record<string, string>[]) {
+      const { bytes } = await pdf(SAMPLE, extra);
+      expect(pdfinfoTagged(bytes), JSON.stringify(extra)).to.equal(false);
+      expect(pdfTags(bytes).structTreeRoot, JSON.stringify(extra)).to.equal(false);
+    }
+  });
+
+  it('tagged=no keeps the render key of a request without it; tagged=yes has its own', async () => {
+    const etag = async (extra: Record<string, string>): Promise<string | null> => (await pdf('Key\n===\n\nText.\n', extra)).res.headers.get('etag');
+    const plain = await etag({});
+    expect(plain).to.be.a('string');
+    expect(await etag({ tagged: 'no' })).to.equal(plain);
+    expect(await etag({ tagged: 'yes' })).to.not.equal(plain);
+  });
+
+  it('an Arabic note is tagged as Arabic, its text in logical order', async () => {
+    const { res, bytes } = await pdf(ARABIC, { tagged: 'yes' });
+    expect(res.headers.get('x-rst2-replaced-characters')).to.equal(null);
+    expect(pdfinfoTagged(bytes)).to.equal(true);
+    const tags = pdfTags(bytes);
+    expect(tags.lang).to.equal('ar');
+    expect(tags.pdfuaPart).to.equal(1);
+    expect(tags.xmpTitle).to.equal(ARABIC_TITLE);
+    for (const role of ['L', 'LI', 'LBody']) expect(tags.standardRoles, role).to.have.property(role);
+    const text = comparable(pdfText(bytes));
+    for (const part of [ARABIC_TITLE, ARABIC_BODY, ARABIC_ITEM, 'Latin 2026']) expect(text, part).to.include(comparable(part));
+  });
+
+  it('refuses a value other than yes or no', async () => {
+    const res = await api(s, '/1.0/rst2/pdf', form({ rst: 'Text.\n', tagged: 'maybe' }));
+    expect(res.status).to.equal(400);
+    expect(((await res.json()) as { error: { code: string } }).error.code).to.equal('unknown_tagged');
+  });
+
+  it('check reports an image without alt text only when tagging is asked for', async () => {
+    const rst = `Title\n=====\n\n.. image:: ${RED}\n\n.. image:: ${RED}\n   :alt: Red\n`;
+    const rules = async (extra: Record<string, string>): Promise<string[]> => {
+      const res = await api(s, '/1.0/rst2/check', form({ rst, ...extra }));
+      expect(res.status).to.equal(200);
+      return ((await res.json()) as { rule: string; line: number }[]).map((item) => `${item.rule}@${item.line}`);
+    };
+    expect(await rules({})).to.deep.equal([]);
+    expect(await rules({ tagged: 'no' })).to.deep.equal([]);
+    expect(await rules({ tagged: 'yes' })).to.deep.equal(['image-without-alt@4']);
+    expect(await rules({ tagged: 'yes', ignore: 'image-without-alt' })).to.deep.equal([]);
+  });
+});
