@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 
+import { paths } from '../src/paths.js';
 import type { RunningServer } from '../src/server.js';
 import { pdfPages } from './support/pdf.js';
 import { api, form, server, tempDir } from './support/server.js';
@@ -65,8 +66,12 @@ describeTex('PDF over HTTP: preamble formats', function () {
 
   it('keeps the folder within RST2_TEX_FORMAT_BYTES, the least recently used going first', async () => {
     const dir = tempDir('fmt-bound');
-    // Room for one format (about 19 MB) but not two.
-    const s = await server({ RST2_TEX_FORMAT_DIR: dir, RST2_TEX_FORMAT_BYTES: String(30 * 1024 * 1024) });
+    // Room for one format but not two: the size of the one made at npm
+    // install (10 MB under TeX Live 2024, 19 MB under 2022) and a half.
+    const builtin = path.join(paths.texDir, 'formats');
+    const sizes = formatsIn(builtin).map((f) => fs.statSync(path.join(builtin, f)).size);
+    expect(sizes).to.not.be.empty;
+    const s = await server({ RST2_TEX_FORMAT_DIR: dir, RST2_TEX_FORMAT_BYTES: String(Math.round(Math.max(...sizes) * 1.5)) });
     await pdfWith(s, unique(), { class: 'book', style: 'style2' });
     await s.pdf.formatsIdle();
     const [older] = formatsIn(dir);
