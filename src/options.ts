@@ -53,8 +53,8 @@ export const OPTIONS = {
     name: 'tagged',
     description:
       '`yes`: a tagged PDF (PDF/UA-1): headings, lists, tables with their header rows, figures with their alt text, links and ' +
-      'footnotes are marked in a structure tree, with the language and title a screen reader needs. Typeset by LuaHBTeX whatever ' +
-      "the scripts. With `check`: report images without alt text (rule `image-without-alt`).",
+      'footnotes are marked in a structure tree, with the language and title a screen reader needs. Typeset by pdfTeX, as untagged, ' +
+      "unless a shaped script needs LuaHBTeX. With `check`: report images without alt text (rule `image-without-alt`).",
     values: () => YES_NO,
     default: 'no',
     code: Code.unknown_tagged,

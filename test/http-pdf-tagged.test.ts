@@ -60,6 +60,12 @@ const ARABIC_BODY = 'يولد جميع الناس أحرارا متساوين ف
 const ARABIC_ITEM = 'وقد وهبوا عقلا وضميرا';
 const ARABIC = `${ARABIC_TITLE}\n${'='.repeat(ARABIC_TITLE.length * 2)}\n\n${ARABIC_BODY}.\n\n* ${ARABIC_ITEM}\n* Latin 2026\n`;
 
+// The same article in Chinese (simplified) and Japanese.
+const CJK_TITLE = '世界人权宣言';
+const CJK_BODY = '人人生而自由，在尊严和权利上一律平等';
+const CJK_ITEM = 'すべての人間は、生まれながらにして自由であり';
+const CJK = `${CJK_TITLE}\n${'='.repeat(CJK_TITLE.length * 2)}\n\n${CJK_BODY}。\n\nSection\n-------\n\n* ${CJK_ITEM}\n* Latin 2026\n`;
+
 /** As test/http-pdf-shaped.test.ts compares: NFKC, no whitespace, bidi controls or hyphens. */
 const comparable = (text: string): string => text.normalize('NFKC').replace(/[\s\p{Cf}\-\u2010\u00ad]/gu, '');
 
@@ -106,6 +112,24 @@ describeTex('Tagged PDF (PDF/UA-1) over HTTP', function () {
     expect(tags.displayDocTitle).to.equal(true);
     expect(tags.xmpTitle).to.equal('Tagged note');
     expect(tags.pdfuaPart).to.equal(1);
+    // Typeset by pdfTeX, with the untagged document's fonts: Type 1 only, and
+    // the interword spaces through pdfTeX's PdfTeX-Space (LuaHBTeX's fonts are Type0).
+    expect(tags.fonts).to.include('Type1 PdfTeX-Space');
+    expect(tags.fonts.filter((font) => !font.startsWith('Type1 '))).to.deep.equal([]);
+    const untagged = pdfTags((await pdf(SAMPLE)).bytes).fonts;
+    expect(tags.fonts.filter((font) => font !== 'Type1 PdfTeX-Space')).to.deep.equal(untagged);
+  });
+
+  it('CJK text is tagged as untagged pdfTeX sets it: its characters read back, no placeholder', async () => {
+    const { res, bytes } = await pdf(CJK, { tagged: 'yes' });
+    expect(res.headers.get('x-rst2-replaced-characters')).to.equal(null);
+    expect(pdfinfoTagged(bytes)).to.equal(true);
+    const tags = pdfTags(bytes);
+    expect(tags.xmpTitle).to.equal(CJK_TITLE);
+    for (const role of ['H1', 'L', 'LI', 'LBody']) expect(tags.standardRoles, role).to.have.property(role);
+    expect(tags.fonts.filter((font) => !font.startsWith('Type1 '))).to.deep.equal([]);
+    const text = comparable(pdfText(bytes));
+    for (const part of [CJK_TITLE, CJK_BODY, CJK_ITEM, 'Latin 2026']) expect(text, part).to.include(comparable(part));
   });
 
   it('an untagged request of the same document is not tagged', async () => {

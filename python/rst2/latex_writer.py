@@ -414,6 +414,8 @@ class Tagged:
     def depart_document(self, node):
         if self.rst2_tagged:
             self.head_prefix.insert(0, script_preamble.document_metadata(self._rst2_lang(node)))
+            if not getattr(self, "rst2_lua", False):
+                self.pdfsetup.append(script_preamble.TAGGED_PDFTEX_BACKEND)
         super().depart_document(node)
 
 

@@ -157,8 +157,12 @@ def render_latex(source, options=None):
     image N of the LaTeX is ``images[N-1]``, for the service to fetch and
     put next to the document as ``rst2img-N.<ext>`` (latex_images.py).
 
-    ``tagged`` (an option): a tagged PDF (PDF/UA-1), typeset by
-    scripts.TAGGED_ENGINE through the LuaLaTeX path even for Latin text.
+    ``tagged`` (an option): a tagged PDF (PDF/UA-1), by the engine the
+    scripts choose, with the untagged document's LaTeX plus the tagging
+    (latex_writer.Tagged). A tagged pdfTeX document has no
+    ``format_preamble``: \\DocumentMetadata comes before \\documentclass and
+    sets up the PDF management as the document runs, which a format made
+    without it would not have.
 
     ``format_preamble`` is the part of the preamble a format can hold (see
     latex_format), which ``latex`` then starts with; None when this document
@@ -169,8 +173,9 @@ def render_latex(source, options=None):
     chosen = dialects.get(options.get("dialect", "docutils"))
     if chosen is dialects.PYPI:
         chosen.refuse_if_rejected(chosen.check(source))
-    # A tagged PDF is LuaLaTeX's (scripts.TAGGED_ENGINE) whatever the scripts.
-    plan = scripts.plan_for(source, tagged=bool(options.get("tagged", False)))
+    tagged = bool(options.get("tagged", False))
+    # Untagged: the call as before tagging existed (test_scripts stubs it so).
+    plan = scripts.plan_for(source, tagged=True) if tagged else scripts.plan_for(source)
     settings = _latex_settings(options, plan)
     parts, document = publish(source, LATEX_WRITER, dialect=chosen, **settings)
     missing = getattr(document, "rst2_scripts_missing", set())
@@ -181,7 +186,7 @@ def render_latex(source, options=None):
         settings = _latex_settings(options, plan)
         parts, document = publish(source, LATEX_WRITER, dialect=chosen, **settings)
     lua = plan.engine == scripts.LUAHBTEX
-    fmt = None if options.get("docutils_layout") or lua else _format_for(settings, chosen)
+    fmt = None if options.get("docutils_layout") or lua or tagged else _format_for(settings, chosen)
     latex = latex_format.split(parts, fmt)
     if latex is None:
         fmt = None
@@ -239,7 +244,9 @@ def _script_settings(plan, stylesheet=None):
         }
     extra = script_preamble.preamble(plan) if plan is not None else ""
     if not extra:
-        return {}
+        # A tagged Latin document: its LaTeX is the untagged one's, and the
+        # writer learns from the set that it is tagged (latex_writer.Tagged).
+        return {"rst2_scripts": plan.setting()} if plan is not None and scripts.TAGGED in plan.members else {}
     return {
         "rst2_scripts": plan.setting(),
         "font_encoding": script_preamble.font_encoding(plan),

@@ -471,6 +471,76 @@ def document_metadata(lang):
             "\\tagpdfsetup{attach-css=false}\n" % (lang, TAG_MODULES))
 
 
+# A tagged pdfTeX document: LaTeX's PDF management (l3backend) writes the
+# structure tree's objects, the catalog's entries, the pages' attributes and
+# the annotations in the body too, through the primitives that
+# primitive_lock.tex takes from the document once its preamble is over.
+# Each backend function that uses one gets it back while it runs, and only
+# then (LuaTeX's backend reaches them through \pdfextension, not locked).
+TAGGED_PDFTEX_BACKEND = r"""% rst2: tagged PDF: LaTeX's PDF management keeps the primitives the lock takes.
+\ExplSyntaxOn
+\cs_new_protected:Npn \__rsttwo_keep:NN #1#2
+  {
+    \cs_gset_eq:cN { __rsttwo_prim_ \cs_to_str:N #2 } #2
+    \cs_gset_eq:cN { __rsttwo_orig_ \cs_to_str:N #1 } #1
+  }
+\cs_new_protected:Npn \__rsttwo_open:N #1
+  {
+    \cs_set_eq:cN { __rsttwo_was_ \cs_to_str:N #1 } #1
+    \cs_set_eq:Nc #1 { __rsttwo_prim_ \cs_to_str:N #1 }
+  }
+\cs_new_protected:Npn \__rsttwo_close:N #1
+  { \cs_set_eq:Nc #1 { __rsttwo_was_ \cs_to_str:N #1 } }
+\cs_new:Npn \__rsttwo_orig:N #1 { \use:c { __rsttwo_orig_ \cs_to_str:N #1 } }
+\__rsttwo_keep:NN \__pdf_backend_object_new: \tex_pdfobj:D
+\cs_gset_protected:Npn \__pdf_backend_object_new:
+  { \__rsttwo_open:N \tex_pdfobj:D \__rsttwo_orig:N \__pdf_backend_object_new: \__rsttwo_close:N \tex_pdfobj:D }
+\__rsttwo_keep:NN \__pdf_backend_object_write:nnn \tex_pdfobj:D
+\cs_gset_protected:Npn \__pdf_backend_object_write:nnn #1#2#3
+  { \__rsttwo_open:N \tex_pdfobj:D \__rsttwo_orig:N \__pdf_backend_object_write:nnn {#1} {#2} {#3} \__rsttwo_close:N \tex_pdfobj:D }
+\__rsttwo_keep:NN \__pdf_backend_object_now:nn \tex_pdfobj:D
+\cs_gset_protected:Npn \__pdf_backend_object_now:nn #1#2
+  { \__rsttwo_open:N \tex_pdfobj:D \__rsttwo_orig:N \__pdf_backend_object_now:nn {#1} {#2} \__rsttwo_close:N \tex_pdfobj:D }
+\__rsttwo_keep:NN \__pdf_backend_metadata_stream:n \tex_pdfobj:D
+\cs_gset_protected:Npn \__pdf_backend_metadata_stream:n #1
+  { \__rsttwo_open:N \tex_pdfobj:D \__rsttwo_orig:N \__pdf_backend_metadata_stream:n {#1} \__rsttwo_close:N \tex_pdfobj:D }
+\__rsttwo_keep:NN \__pdf_backend_catalog_gput:nn \tex_pdfcatalog:D
+\cs_gset_protected:Npn \__pdf_backend_catalog_gput:nn #1#2
+  { \__rsttwo_open:N \tex_pdfcatalog:D \__rsttwo_orig:N \__pdf_backend_catalog_gput:nn {#1} {#2} \__rsttwo_close:N \tex_pdfcatalog:D }
+\__rsttwo_keep:NN \__pdf_backend_info_gput:nn \tex_pdfinfo:D
+\cs_gset_protected:Npn \__pdf_backend_info_gput:nn #1#2
+  { \__rsttwo_open:N \tex_pdfinfo:D \__rsttwo_orig:N \__pdf_backend_info_gput:nn {#1} {#2} \__rsttwo_close:N \tex_pdfinfo:D }
+\__rsttwo_keep:NN \__pdf_backend_Names_gpush:nn \tex_pdfnames:D
+\cs_gset_protected:Npn \__pdf_backend_Names_gpush:nn #1#2
+  { \__rsttwo_open:N \tex_pdfnames:D \__rsttwo_orig:N \__pdf_backend_Names_gpush:nn {#1} {#2} \__rsttwo_close:N \tex_pdfnames:D }
+\__rsttwo_keep:NN \__pdf_backend_Pages_primitive:n \tex_pdfpagesattr:D
+\cs_gset_protected:Npn \__pdf_backend_Pages_primitive:n #1
+  { \__rsttwo_open:N \tex_pdfpagesattr:D \__rsttwo_orig:N \__pdf_backend_Pages_primitive:n {#1} \__rsttwo_close:N \tex_pdfpagesattr:D }
+\__rsttwo_keep:NN \__pdf_backend_Page_primitive:n \tex_pdfpageattr:D
+\cs_gset_protected:Npn \__pdf_backend_Page_primitive:n #1
+  { \__rsttwo_open:N \tex_pdfpageattr:D \__rsttwo_orig:N \__pdf_backend_Page_primitive:n {#1} \__rsttwo_close:N \tex_pdfpageattr:D }
+\__rsttwo_keep:NN \__pdf_backend_annotation:nnnn \tex_pdfannot:D
+\cs_gset_protected:Npn \__pdf_backend_annotation:nnnn #1#2#3#4
+  { \__rsttwo_open:N \tex_pdfannot:D \__rsttwo_orig:N \__pdf_backend_annotation:nnnn {#1} {#2} {#3} {#4} \__rsttwo_close:N \tex_pdfannot:D }
+\__rsttwo_keep:NN \__pdf_backend_link_begin:nnnw \tex_pdfstartlink:D
+\cs_gset_protected:Npn \__pdf_backend_link_begin:nnnw #1#2#3
+  { \__rsttwo_open:N \tex_pdfstartlink:D \__rsttwo_orig:N \__pdf_backend_link_begin:nnnw {#1} {#2} {#3} \__rsttwo_close:N \tex_pdfstartlink:D }
+\cs_if_exist:NT \__kernel_backend_shipout_literal:e
+  {
+    \__rsttwo_keep:NN \__kernel_backend_shipout_literal:e \tex_special:D
+    \cs_gset_protected:Npn \__kernel_backend_shipout_literal:e #1
+      { \__rsttwo_open:N \tex_special:D \__rsttwo_orig:N \__kernel_backend_shipout_literal:e {#1} \__rsttwo_close:N \tex_special:D }
+  }
+% The script commands in the XMP's title and in alt text: their text.
+\text_declare_purify_equivalent:Nn \rstwoCJK { \use_ii:nn }
+\text_declare_purify_equivalent:Nn \rstwoCyr { \use_ii:nn }
+\text_declare_purify_equivalent:Nn \rstwoGrk { \use_ii:nn }
+\text_declare_purify_equivalent:Nn \rstwoViet { \use:n }
+\text_declare_purify_equivalent:Nn \rstwoU { U+ }
+\ExplSyntaxOff
+"""
+
+
 def table_header_rows(count):
     """Before a table: its first ``count`` rows are header rows (TH cells); 0 after it."""
     return "\\tagpdfsetup{table/header-rows={%s}}\n" % (",".join(str(i) for i in range(1, count + 1)))

@@ -52,10 +52,11 @@ SHAPED = ("arabic", "hebrew", "devanagari", "bengali", "tamil", "thai")
 RTL = frozenset(("arabic", "hebrew"))
 PDFTEX, LUAHBTEX = "pdftex", "luahbtex"
 # A member no character brings: the request asked for a tagged PDF (PDF/UA-1).
+# It does not choose the engine: pdfTeX 1.40.26 with LaTeX 2024 tags as much
+# as LuaHBTeX does (headings, lists, tables, figures' /Alt, links, notes,
+# /Lang, the XMP), faster, and keeps the untagged document's fonts; only a
+# shaped script takes a document to LuaHBTeX, tagged or not.
 TAGGED = "tagged"
-# The engine of tagged documents: LuaLaTeX tagged the most in issue 31's
-# probes (§3.1); pdfLaTeX tags with pdfTeX 1.40.25 and later too, untried.
-TAGGED_ENGINE = LUAHBTEX
 # The members a rendering reports (the others are choices within them).
 REPORTED = frozenset(
     (CYRILLIC, GREEK, VIETNAMESE, EMOJI, SYMBOLS, PLACEHOLDERS) + tuple("cjk-" + f for f in CJK_FAMILIES) + SHAPED
@@ -154,11 +155,9 @@ class Plan:
     @property
     def engine(self):
         """The TeX engine: LuaHBTeX as soon as a shaped script is used (the
-        table lists them only when the tree has that engine), and for a
-        tagged document TAGGED_ENGINE."""
-        if self.shaped():
-            return LUAHBTEX
-        return TAGGED_ENGINE if TAGGED in self.members else PDFTEX
+        table lists them only when the tree has that engine), whether the
+        document is tagged or not."""
+        return LUAHBTEX if self.shaped() else PDFTEX
 
     def cjk_order(self):
         """The CJK families in the order this document prefers them: its
@@ -224,8 +223,8 @@ TRADITIONAL = "zh-traditional"
 def plan_for(text, tagged=False):
     """The script set of a text (the whole source: a superset of what is written).
 
-    ``tagged``: the PDF is to be tagged, which takes it to TAGGED_ENGINE
-    whatever its scripts.
+    ``tagged``: the PDF is to be tagged (member TAGGED), with the engine
+    its scripts choose.
     """
     t = table()
     chars = set(normalize(text))
@@ -252,7 +251,7 @@ def plan_for(text, tagged=False):
         members.discard("devanagari")
     if tagged:
         members.add(TAGGED)
-    if members.intersection(SHAPED) or Plan(members).engine == LUAHBTEX:
+    if Plan(members).engine == LUAHBTEX:
         # LuaLaTeX: the CJK and emoji of pdfTeX's packages become placeholders.
         members = {m for m in members if m != EMOJI and not m.startswith("cjk-") and m != TRADITIONAL}
         members.update(k for k, _ in (classify(c, t, order, shaped=True) for c in chars) if k == PLACEHOLDERS)

@@ -2,9 +2,13 @@
 document, an untagged document's LaTeX unchanged, and check's
 image-without-alt rule.
 
-The compile test at the end runs only where issue 31's native probe tree is
-(trixie's texmf, a native LuaHBTeX, pikepdf): elsewhere it is skipped, and
-test/http-pdf-tagged.test.ts checks the PDF through the service's engine.
+A tagged document goes to the engine its scripts choose: pdfTeX for Latin,
+CJK and emoji text, with the untagged LaTeX plus the tagging; LuaHBTeX for a
+shaped script. The compile test at the end (a LuaHBTeX document) runs only
+where issue 31's native probe tree is (trixie's texmf, a native LuaHBTeX,
+pikepdf; the native pdfTeX, 1.40.24, is too old for LaTeX's PDF management):
+elsewhere it is skipped, and test/http-pdf-tagged.test.ts checks the PDFs of
+both engines through the service's.
 """
 
 import json
@@ -14,7 +18,8 @@ import subprocess
 import tempfile
 import unittest
 
-from rst2 import api, scripts
+from rst2 import api, script_preamble
+from rst2.latex_writer import PRIMITIVE_LOCK
 from rst2.render import render_latex
 
 from .test_shaped_scripts import synthetic_shaped, table_with
@@ -71,19 +76,35 @@ class TaggedLatexTest(unittest.TestCase):
     def tearDown(self):
         self.table.__exit__(None, None, None)
 
-    def test_a_tagged_latin_document_goes_to_luahbtex_with_document_metadata(self):
+    def test_a_tagged_latin_document_goes_to_pdftex_with_document_metadata(self):
         out = render_latex(SAMPLE, {"tagged": True})
-        self.assertEqual(out["engine"], scripts.TAGGED_ENGINE)
+        self.assertEqual(out["engine"], "pdftex")
+        # \\DocumentMetadata sets up the PDF management as the document runs: no format.
         self.assertIsNone(out["format_preamble"])
         self.assertEqual(out["scripts"], [])  # "tagged" is a choice, not a script
         latex = out["latex"]
         self.assertTrue(latex.startswith(METADATA % "en" + "\n\\documentclass[a4paper]{article}\n"), latex[:300])
-        # The LuaLaTeX path with no shaped script: fontspec, babel without bidi.
-        self.assertIn("\\usepackage{fontspec}", latex)
-        self.assertIn("\\usepackage[main=english]{babel}", latex)
-        self.assertNotIn("bidi=", latex)
-        self.assertNotIn("\\usepackage[T1]{fontenc}", latex)
+        # pdfTeX's fonts, as untagged: no fontspec, no LuaLaTeX babel.
+        self.assertIn("\\usepackage[T1]{fontenc}", latex)
+        self.assertNotIn("fontspec", latex)
         self.assertIn("\\hypersetup{\n  pdftitle={Tagged note},\n}", latex)
+        # The PDF management keeps the primitives the lock takes from the body.
+        self.assertIn(script_preamble.TAGGED_PDFTEX_BACKEND, latex)
+        self.assertLess(latex.index(script_preamble.TAGGED_PDFTEX_BACKEND), latex.index("\\begin{document}"))
+        # The lock still closes the preamble: the body has none of the primitives.
+        self.assertLess(latex.index(script_preamble.TAGGED_PDFTEX_BACKEND), latex.index(PRIMITIVE_LOCK))
+
+    def test_the_untagged_latex_plus_the_tagging(self):
+        """Without tables or images: the untagged document's LaTeX (as
+        typeset without a format), the metadata before it and the backend's
+        primitives, nothing else; for each style and a KOMA class."""
+        source = "Note\n====\n\nA `link <https://example.org/>`__ and a footnote [#f]_.\n\n* one\n* two\n\n.. [#f] Text.\n"
+        for options in ({}, {"class": "report", "style": "style2"}, {"class": "scrbook", "style": "zope"}):
+            plain = render_latex(source, dict(options, docutils_layout=True))["latex"]
+            tagged = render_latex(source, dict(options, tagged=True))["latex"]
+            self.assertTrue(tagged.startswith(METADATA % "en" + "\n"), options)
+            stripped = tagged[len(METADATA % "en" + "\n"):].replace(script_preamble.TAGGED_PDFTEX_BACKEND + "\n", "", 1)
+            self.assertEqual(stripped, plain, options)
 
     def test_header_rows_are_named_around_the_table(self):
         latex = render_latex(SAMPLE, {"tagged": True})["latex"]
@@ -120,12 +141,20 @@ class TaggedLatexTest(unittest.TestCase):
         self.assertTrue(out["latex"].startswith(METADATA % "ar"))
         self.assertIn("bidi=basic", out["latex"])
 
-    def test_cjk_and_emoji_in_a_tagged_document_are_placeholders(self):
-        out = render_latex("人人生而自由 👋\n", {"tagged": True})
-        self.assertEqual(out["engine"], "luahbtex")
-        self.assertNotIn("CJKutf8", out["latex"])
-        self.assertEqual(out["replaced_characters"], 7)
-        self.assertIn("placeholders", out["scripts"])
+    def test_an_arabic_note_has_no_pdftex_backend_block(self):
+        # LuaTeX's backend writes through \\pdfextension, which the lock leaves.
+        self.assertNotIn("__rsttwo_keep", render_latex(ARABIC, {"tagged": True})["latex"])
+
+    def test_cjk_and_emoji_in_a_tagged_document_are_kept_as_untagged(self):
+        source = "人人生而自由 👋\n"
+        out = render_latex(source, {"tagged": True})
+        plain = render_latex(source)
+        self.assertEqual(out["engine"], "pdftex")
+        self.assertIn("CJKutf8", out["latex"])
+        self.assertIn("hwemoji", out["latex"])
+        self.assertEqual(out["replaced_characters"], 0)
+        self.assertEqual(out["scripts"], plain["scripts"])
+        self.assertIsNone(out["format_preamble"])
 
 
 class UntaggedUnchangedTest(unittest.TestCase):
@@ -208,7 +237,14 @@ class NativeCompileTest(unittest.TestCase):
             with open(os.path.join(directory, "texmf.cnf"), "w", encoding="utf-8") as f:
                 f.write(cnf + "\n")
             with table_with(synthetic_shaped()):
-                latex = render_latex(SAMPLE.replace(".. image:: https://example.org/no-alt.png\n", ""), {"tagged": True})["latex"]
+                # An Arabic line takes it to LuaHBTeX: the native pdfTeX
+                # (1.40.24) is too old for LaTeX's PDF management, and a
+                # Latin document's tagging under pdfTeX 1.40.26 is
+                # test/http-pdf-tagged.test.ts's.
+                source = SAMPLE.replace(".. image:: https://example.org/no-alt.png\n", "") + "\nيولد جميع الناس أحرارا.\n"
+                out = render_latex(source, {"tagged": True})
+                self.assertEqual(out["engine"], "luahbtex")
+                latex = out["latex"]
             with open(os.path.join(directory, "doc.tex"), "w", encoding="utf-8") as f:
                 f.write(latex)
             with open(os.path.join(directory, "rst2img-1.png"), "wb") as f:

@@ -65,6 +65,15 @@ def inspect(path):
         if kids is not None:
             stack.append(kids)
 
+    # The pages' fonts, "Subtype BaseFont" without the subset prefix: which
+    # engine set the text (pdfTeX: Type1 fonts and its PdfTeX-Space).
+    fonts = set()
+    for page in pdf.pages:
+        resources = page.obj.get("/Resources")
+        page_fonts = resources.get("/Font") if resources is not None else None
+        for _, font in (page_fonts.items() if page_fonts is not None else ()):
+            base = name(font.get("/BaseFont")) or ""
+            fonts.add("%s %s" % (name(font.get("/Subtype")), re.sub(r"^[A-Z]{6}\+", "", base)))
     xmp = root.Metadata.read_bytes().decode("utf-8", "replace") if "/Metadata" in root else ""
     title = re.search(r"<dc:title>.*?<rdf:li[^>]*>(.*?)</rdf:li>", xmp, re.S)
     part = re.search(r"<pdfuaid:part>\s*(\d+)\s*</pdfuaid:part>|pdfuaid:part=\"(\d+)\"", xmp)
@@ -83,6 +92,7 @@ def inspect(path):
         "displayDocTitle": bool(viewer.get("/DisplayDocTitle", False)) if viewer is not None else False,
         "xmpTitle": title.group(1) if title else None,
         "pdfuaPart": int(part.group(1) or part.group(2)) if part else None,
+        "fonts": sorted(fonts),
     }
 
 

@@ -32,6 +32,8 @@ export interface PdfTags {
   displayDocTitle: boolean;
   xmpTitle: string | null;
   pdfuaPart: number | null;
+  /** The pages' fonts, "Subtype BaseFont" without the subset prefix ("Type1 LMRoman10-Regular"). */
+  fonts: string[];
 }
 
 function pikepdfMissing(): string | undefined {

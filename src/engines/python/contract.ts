@@ -49,7 +49,7 @@ export interface LatexOptions {
   dialect?: Dialect;
   /** docutils' own layout, without a format preamble (to compare against). Default: false. */
   docutils_layout?: boolean;
-  /** A tagged PDF (PDF/UA-1), typeset by LuaHBTeX whatever the scripts. Default: false. */
+  /** A tagged PDF (PDF/UA-1), by the engine its scripts choose (pdfTeX unless a shaped script needs LuaHBTeX). Default: false. */
   tagged?: boolean;
 }
 
