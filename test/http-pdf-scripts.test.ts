@@ -60,9 +60,7 @@ describeTex('PDF in every common script over HTTP', function () {
   before(async function () {
     s = await server({ RST2_PDF_TIMEOUT_MS: '60000', RST2_TEX_WORKERS: '2' });
   });
-  after(async () => {
-    await s?.close();
-  });
+  // A shared server (support/server.ts): closed once, at the end of the run.
 
   async function pdf(rst: string): Promise<{ res: Response; bytes: ArrayBuffer; text: string }> {
     const res = await api(s, '/1.0/rst2/pdf', form({ rst }));

@@ -49,9 +49,7 @@ describeTex('PDF in the scripts that need shaping or right-to-left setting (LuaH
     requirePdftotext(this);
     s = await server({ RST2_PDF_TIMEOUT_MS: '120000', RST2_TEX_WORKERS: '1' });
   });
-  after(async () => {
-    await s?.close();
-  });
+  // A shared server (support/server.ts): closed once, at the end of the run.
 
   async function pdf(rst: string): Promise<{ res: Response; text: string }> {
     const res = await api(s, '/1.0/rst2/pdf', form({ rst }));

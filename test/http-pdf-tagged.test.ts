@@ -76,9 +76,7 @@ describeTex('Tagged PDF (PDF/UA-1) over HTTP', function () {
     requirePikepdf(this);
     s = await server({ RST2_PDF_TIMEOUT_MS: '120000', RST2_TEX_WORKERS: '1' });
   });
-  after(async () => {
-    await s?.close();
-  });
+  // A shared server (support/server.ts): closed once, at the end of the run.
 
   async function pdf(rst: string, extra: Record<string, string> = {}): Promise<{ res: Response; bytes: ArrayBuffer }> {
     const res = await api(s, '/1.0/rst2/pdf', form({ rst, ...extra }));
