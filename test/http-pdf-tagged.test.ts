@@ -10,12 +10,13 @@
  * PDF", says what stays unverified).
  */
 import { expect } from 'chai';
+import fs from 'node:fs';
 
 import type { RunningServer } from '../src/server.js';
 import { png } from './support/images.js';
-import { pdfinfoTagged, pdfTags, requirePikepdf } from './support/pdf-tags.js';
+import { pdfinfoTagged, pdfTags, requirePikepdf, type PdfTags } from './support/pdf-tags.js';
 import { pdfText, requirePdftotext } from './support/pdftotext.js';
-import { api, form, server } from './support/server.js';
+import { api, form, server, tempDir } from './support/server.js';
 import { describeTex } from './support/tex.js';
 
 const RED = `data:image/png;base64,${png(40, 40, [220, 20, 20]).toString('base64')}`;
@@ -144,6 +145,38 @@ describeTex('Tagged PDF (PDF/UA-1) over HTTP', function () {
     expect(plain).to.be.a('string');
     expect(await etag({ tagged: 'no' })).to.equal(plain);
     expect(await etag({ tagged: 'yes' })).to.not.equal(plain);
+  });
+
+  it('a tagged document later starts from a preamble format of its own, and is tagged as the first run without it was', async () => {
+    const dir = tempDir('fmt-tagged');
+    const f = await server({ RST2_PDF_TIMEOUT_MS: '120000', RST2_TEX_WORKERS: '1', RST2_TEX_FORMAT_DIR: dir });
+    const jobs = async (start: string): Promise<number> => {
+      const text = await (await fetch(`${f.url}/metrics`)).text();
+      const line = text.split('\n').find((l) => l.startsWith(`rst2_tex_jobs_total{start="${start}"} `));
+      return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
+    };
+    // Another class than the default, whose tagged format npm install makes.
+    const tagged = async (word: string): Promise<PdfTags> => {
+      const res = await api(f, '/1.0/rst2/pdf', form({ rst: `${SAMPLE}\n${word}\n`, tagged: 'yes', class: 'report' }));
+      expect(res.status, res.status === 200 ? '' : await res.clone().text()).to.equal(200);
+      const bytes = await res.arrayBuffer();
+      expect(pdfText(bytes)).to.include(word);
+      return pdfTags(bytes);
+    };
+    const plain = await jobs('plain');
+    const first = await tagged('firstword');
+    expect(await jobs('plain')).to.equal(plain + 1);
+    await f.pdf.formatsIdle();
+    expect(fs.readdirSync(dir).filter((name) => name.endsWith('.fmt'))).to.have.length(1);
+    const withFormat = await jobs('format');
+    const second = await tagged('secondword');
+    expect(await jobs('format')).to.equal(withFormat + 1);
+    expect(second.standardRoles).to.deep.equal(first.standardRoles);
+    expect(second.roleMap).to.deep.equal(first.roleMap);
+    expect(second.alts).to.deep.equal([{ role: 'Figure', alt: 'A red square' }]);
+    for (const key of ['structTreeRoot', 'parentTree', 'lang', 'marked', 'displayDocTitle', 'xmpTitle', 'pdfuaPart', 'fonts'] as const) {
+      expect(second[key], key).to.deep.equal(first[key]);
+    }
   });
 
   it('an Arabic note is tagged as Arabic, its text in logical order', async () => {

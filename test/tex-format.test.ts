@@ -17,6 +17,7 @@ import { logAsksForRerun, readsAuxiliaryFiles } from '../src/engines/tex/rerun.j
 import { createLogger } from '../src/log.js';
 import { paths } from '../src/paths.js';
 import { pdfFacts, pdfPages } from './support/pdf.js';
+import { pdfTags, requirePikepdf } from './support/pdf-tags.js';
 import { tempDir } from './support/server.js';
 import { describeTex } from './support/tex.js';
 
@@ -213,6 +214,33 @@ describeTex('pdfTeX: preamble formats and runs', function () {
           expect(fc).to.deep.equal(fa);
         });
       }
+    }
+
+    // \DocumentMetadata before the class: the format holds LaTeX's PDF
+    // management and tagging as set up then (latex_format.METADATA_FORMAT).
+    for (const [cls, style] of [['article', 'default'], ['scrreprt', 'zope']] as const) {
+      it(`tagged, class ${cls}, style ${style}: the same PDF and the same structure tree with the format`, async function () {
+        requirePikepdf(this);
+        const out = await python.renderLatex(SAMPLE, { documentClass: cls, style, useLatexToc: false, tagged: true });
+        const preamble = out.format_preamble;
+        expect(preamble, 'no format preamble').to.be.a('string');
+        expect(preamble!.startsWith('\\DocumentMetadata{')).to.equal(true);
+        const name = formatName(engineKey(texDir), preamble!);
+        const dumped = await dumpFormat({ module, texDir, preamble: preamble!, name });
+        expect(dumped.format, dumped.log.slice(-2000)).to.not.equal(null);
+        fs.writeFileSync(path.join(formats, `${name}.fmt`), dumped.format!);
+        const plain = await typeset({ 'document.tex': out.latex });
+        const fast = await typeset({ 'document.tex': out.latex }, { dir: formats, file: `${name}.fmt` });
+        for (const r of [plain, fast]) expect(r.exitCode, r.log.slice(-2000)).to.equal(0);
+        expect(fast.log).to.include('CUSTOMISED FORMAT');
+        expect(fast.runs).to.equal(plain.runs);
+        expect(await pdfPages(fast.pdf!)).to.deep.equal(await pdfPages(plain.pdf!));
+        expect(await pdfFacts(fast.pdf!)).to.deep.equal(await pdfFacts(plain.pdf!));
+        const [a, b] = [pdfTags(plain.pdf!), pdfTags(fast.pdf!)];
+        expect(a.structTreeRoot).to.equal(true);
+        expect(a.standardRoles).to.have.property('H1');
+        expect(b).to.deep.equal(a);
+      });
     }
   });
 });

@@ -76,6 +76,31 @@ _LINKING = re.compile(
     r"|\\ifdefined\\hypersetup\n\\else\n.*?\n\\fi)\n",
     re.S,
 )
+# A format dumped after \DocumentMetadata (a tagged PDF) needs two repairs,
+# made only during the dump (mylatexformat loaded):
+# - \DocumentMetadata makes \begin robust, replacing the \begin that
+#   mylatexformat wrapped to stop at \begin{document}; its clean-up before
+#   \dump takes that wrapper apart, and would run away. The format's
+#   preamble always ends with MARKER, so the wrapper is not needed: \begin
+#   gets the shape the clean-up expects, and every job of the format gets
+#   the robust one back before it reads its document.
+# - expl3 sets \c_sys_timestamp_str (which the PDF management writes as the
+#   PDF's CreationDate and ModDate) in the first job of a format only, here
+#   the dump: every job sets it again from its own clock (or
+#   SOURCE_DATE_EPOCH), as a run without the format does.
+# No line has \begin and "document" on it: mylatexformat's scan of a job
+# would stop there.
+METADATA_FORMAT = (
+    "\\ifcsname MYLATEX@StopAtdocument\\endcsname % rst2: a format after \\DocumentMetadata\n"
+    "\\makeatletter\n"
+    "\\let\\rsttwo@begin\\begin\n"
+    "\\def\\rsttwo@stop{\\MYLATEX@StopAtdocument}\n"
+    "\\expandafter\\def\\expandafter\\begin\\expandafter#\\expandafter1\\expandafter{\\rsttwo@stop{#1}}\n"
+    "\\everyjob\\expandafter{\\the\\everyjob\\let\\begin\\rsttwo@begin\n"
+    "  \\expandafter\\xdef\\csname c_sys_timestamp_str\\endcsname{\\csname tex_creationdate:D\\endcsname}}\n"
+    "\\makeatother\n"
+    "\\fi\n"
+)
 # mylatexformat stops reading the preamble at the first line with \begin and
 # "document" on it; the format part must not have one before MARKER.
 _STOPS_SCAN = re.compile(r"\\begin.*document")
@@ -96,6 +121,7 @@ def build_format_preamble(empty_parts):
         "%%% User specified packages and stylesheets\n",
         empty_parts["stylesheet"],
         link.group(0),
+        METADATA_FORMAT if "\\DocumentMetadata" in empty_parts["head_prefix"] else "",
     ))
     if _STOPS_SCAN.search(text) or MARKER in text:
         return None

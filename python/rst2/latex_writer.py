@@ -414,9 +414,11 @@ class Tagged:
     def depart_document(self, node):
         if self.rst2_tagged:
             self.head_prefix.insert(0, script_preamble.document_metadata(self._rst2_lang(node)))
-            if not getattr(self, "rst2_lua", False):
-                self.pdfsetup.append(script_preamble.TAGGED_PDFTEX_BACKEND)
         super().depart_document(node)
+        if self.rst2_tagged and not getattr(self, "rst2_lua", False):
+            # After docutils' hyperref block, which a preamble format ends
+            # with (latex_format), and before the primitive lock.
+            self.pdfsetup.append(script_preamble.TAGGED_PDFTEX_BACKEND)
 
 
 class SafeLaTeXTranslator(ScriptMarking, Shaped, Tagged, latex2e.LaTeXTranslator):

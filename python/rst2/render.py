@@ -159,10 +159,9 @@ def render_latex(source, options=None):
 
     ``tagged`` (an option): a tagged PDF (PDF/UA-1), by the engine the
     scripts choose, with the untagged document's LaTeX plus the tagging
-    (latex_writer.Tagged). A tagged pdfTeX document has no
-    ``format_preamble``: \\DocumentMetadata comes before \\documentclass and
-    sets up the PDF management as the document runs, which a format made
-    without it would not have.
+    (latex_writer.Tagged). A tagged pdfTeX document's ``format_preamble``
+    starts with \\DocumentMetadata: a format of its own, which holds LaTeX's
+    PDF management and tagging code as set up before \\documentclass.
 
     ``format_preamble`` is the part of the preamble a format can hold (see
     latex_format), which ``latex`` then starts with; None when this document
@@ -186,7 +185,7 @@ def render_latex(source, options=None):
         settings = _latex_settings(options, plan)
         parts, document = publish(source, LATEX_WRITER, dialect=chosen, **settings)
     lua = plan.engine == scripts.LUAHBTEX
-    fmt = None if options.get("docutils_layout") or lua or tagged else _format_for(settings, chosen)
+    fmt = None if options.get("docutils_layout") or lua else _format_for(settings, chosen)
     latex = latex_format.split(parts, fmt)
     if latex is None:
         fmt = None

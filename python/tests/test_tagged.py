@@ -18,7 +18,7 @@ import subprocess
 import tempfile
 import unittest
 
-from rst2 import api, script_preamble
+from rst2 import api, latex_format, script_preamble
 from rst2.latex_writer import PRIMITIVE_LOCK
 from rst2.render import render_latex
 
@@ -79,8 +79,12 @@ class TaggedLatexTest(unittest.TestCase):
     def test_a_tagged_latin_document_goes_to_pdftex_with_document_metadata(self):
         out = render_latex(SAMPLE, {"tagged": True})
         self.assertEqual(out["engine"], "pdftex")
-        # \\DocumentMetadata sets up the PDF management as the document runs: no format.
-        self.assertIsNone(out["format_preamble"])
+        # A format of its own, \\DocumentMetadata first, that the document starts with.
+        fmt = out["format_preamble"]
+        self.assertTrue(fmt.startswith(METADATA % "en" + "\n\\documentclass[a4paper]{article}\n"), fmt[:300])
+        self.assertTrue(fmt.endswith(latex_format.METADATA_FORMAT), fmt[-300:])
+        self.assertTrue(out["latex"].startswith(fmt + latex_format.MARKER))
+        self.assertNotEqual(fmt, render_latex(SAMPLE)["format_preamble"])
         self.assertEqual(out["scripts"], [])  # "tagged" is a choice, not a script
         latex = out["latex"]
         self.assertTrue(latex.startswith(METADATA % "en" + "\n\\documentclass[a4paper]{article}\n"), latex[:300])
@@ -95,16 +99,23 @@ class TaggedLatexTest(unittest.TestCase):
         self.assertLess(latex.index(script_preamble.TAGGED_PDFTEX_BACKEND), latex.index(PRIMITIVE_LOCK))
 
     def test_the_untagged_latex_plus_the_tagging(self):
-        """Without tables or images: the untagged document's LaTeX (as
-        typeset without a format), the metadata before it and the backend's
-        primitives, nothing else; for each style and a KOMA class."""
+        """Without tables or images: the untagged document's LaTeX, as
+        docutils lays it out and as regrouped for a format, the metadata
+        before it and the backend's primitives (and, regrouped, the line
+        that lets mylatexformat dump after \\DocumentMetadata), nothing
+        else; for each style and a KOMA class."""
         source = "Note\n====\n\nA `link <https://example.org/>`__ and a footnote [#f]_.\n\n* one\n* two\n\n.. [#f] Text.\n"
         for options in ({}, {"class": "report", "style": "style2"}, {"class": "scrbook", "style": "zope"}):
-            plain = render_latex(source, dict(options, docutils_layout=True))["latex"]
-            tagged = render_latex(source, dict(options, tagged=True))["latex"]
-            self.assertTrue(tagged.startswith(METADATA % "en" + "\n"), options)
-            stripped = tagged[len(METADATA % "en" + "\n"):].replace(script_preamble.TAGGED_PDFTEX_BACKEND + "\n", "", 1)
-            self.assertEqual(stripped, plain, options)
+            for layout in ({"docutils_layout": True}, {}):
+                both = dict(options, **layout)
+                plain = render_latex(source, both)["latex"]
+                tagged = render_latex(source, dict(both, tagged=True))["latex"]
+                self.assertTrue(tagged.startswith(METADATA % "en" + "\n"), both)
+                stripped = tagged[len(METADATA % "en" + "\n"):].replace(script_preamble.TAGGED_PDFTEX_BACKEND + "\n", "", 1)
+                if not layout:
+                    self.assertIn(latex_format.METADATA_FORMAT + latex_format.MARKER, stripped, both)
+                    stripped = stripped.replace(latex_format.METADATA_FORMAT, "", 1)
+                self.assertEqual(stripped, plain, both)
 
     def test_header_rows_are_named_around_the_table(self):
         latex = render_latex(SAMPLE, {"tagged": True})["latex"]
@@ -154,7 +165,8 @@ class TaggedLatexTest(unittest.TestCase):
         self.assertIn("hwemoji", out["latex"])
         self.assertEqual(out["replaced_characters"], 0)
         self.assertEqual(out["scripts"], plain["scripts"])
-        self.assertIsNone(out["format_preamble"])
+        # A format when the untagged document has one.
+        self.assertEqual(out["format_preamble"] is None, plain["format_preamble"] is None)
 
 
 class UntaggedUnchangedTest(unittest.TestCase):

@@ -16,10 +16,15 @@ import { loadTexModule } from './pdftex-instance.js';
 
 const DEFAULT_CLASS_AND_STYLE = { documentClass: OPTIONS.LatexClass.default, style: OPTIONS.LatexStyle.default };
 
-/** The request defaults (class article, style default: options.ts), with and without LaTeX's contents. */
+/**
+ * The request defaults (class article, style default: options.ts), with and
+ * without LaTeX's contents, and tagged (its preamble starts with
+ * \DocumentMetadata: a format of its own).
+ */
 export const DEFAULT_FORMAT_OPTIONS: readonly LatexOptions[] = [
   { ...DEFAULT_CLASS_AND_STYLE, useLatexToc: false },
   { ...DEFAULT_CLASS_AND_STYLE, useLatexToc: true },
+  { ...DEFAULT_CLASS_AND_STYLE, useLatexToc: false, tagged: true },
 ];
 
 // Cached formats of earlier installs (other engines or styles) kept besides
