@@ -14,7 +14,13 @@
  * Prints medians and the ratio to the Latin document; nothing here is a
  * pass/fail test.
  *
- * usage: npm run bench:scripts   (or node dist/bench/scripts.js [--quick])
+ * --gap MS pauses that long before each timed request, as between the
+ * documents of a real client: the TeX worker then has its pre-started
+ * LuaHBTeX instance waiting (RST2_LUATEX_SPARE_IDLE_MS), which back-to-back
+ * requests keep busy starting. --only A,B keeps the documents whose name
+ * contains one of them (and Latin, the baseline).
+ *
+ * usage: npm run bench:scripts   (or node dist/bench/scripts.js [--quick] [--gap MS] [--only A,B])
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -26,7 +32,10 @@ import { createLogger } from '../src/log.js';
 import { paths } from '../src/paths.js';
 import { benchArgs, ensureDebianPackages, fmt, median, startInProcess } from './support.js';
 
-const quick = benchArgs({ flags: ['quick'] }).has('quick');
+const args = benchArgs({ flags: ['quick'], numbers: ['gap'], strings: ['only'] });
+const quick = args.has('quick');
+const gapMs = args.number('gap', 0);
+const only = args.string('only', '').split(',').filter(Boolean);
 const RUNS = quick ? 3 : 7;
 const log = createLogger('warn');
 
@@ -79,7 +88,7 @@ async function main(): Promise<void> {
     'latex-cjk-chinese-arphic-bsmi00lp', 'latex-cjk-japanese-wadalab', 'texlive-lang-korean']);
   ensureDebianPackages('/usr/share/texlive/texmf-dist/tex/latex/multirow/multirow.sty', ['texlive-latex-extra', 'texlive-fonts-recommended', 'lmodern']);
   ensureDebianPackages('/usr/share/texlive/texmf-dist/tex/luatex/luaotfload/luaotfload.sty', ['texlive-luatex', 'fonts-noto-core', 'texlive-latex-recommended']);
-  console.log(`rst2 PDF by script: ${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${os.cpus().length} CPUs, ${RUNS} runs each; load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`rst2 PDF by script: ${new Date().toISOString().slice(0, 10)}, node ${process.version}, ${os.cpus().length} CPUs, ${RUNS} runs each${gapMs ? `, ${gapMs} ms before each` : ''}; load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
   const python = new PythonEngine({ workers: 1, queueLimit: 4, timeoutMs: 60_000, bundlePath: paths.pythonBundle, pythonSources: paths.pythonSources, stylesDir: paths.styles, log });
   await python.start();
@@ -98,6 +107,7 @@ async function main(): Promise<void> {
   let latinWarm = 0;
   try {
     for (const [name, paragraph] of PARAGRAPHS) {
+      if (only.length && !only.some((o) => name.includes(o)) && !name.startsWith('Latin')) continue;
       const latex = await python.renderLatex(doc(name, paragraph, 0), { documentClass: 'article', style: 'default', useLatexToc: false });
       const before = formats();
       const first = await post(doc(name, paragraph, n++));
@@ -105,7 +115,10 @@ async function main(): Promise<void> {
       for (let waited = 0; latex.engine === 'pdftex' && formats() === before && waited < 60_000; waited += 250) await new Promise((r) => setTimeout(r, 250));
       const warm: number[] = [];
       await post(doc(name, paragraph, n++));
-      for (let i = 0; i < RUNS; i++) warm.push(await post(doc(name, paragraph, n++)));
+      for (let i = 0; i < RUNS; i++) {
+        if (gapMs > 0) await new Promise((r) => setTimeout(r, gapMs));
+        warm.push(await post(doc(name, paragraph, n++)));
+      }
       const w = median(warm);
       if (name.startsWith('Latin')) latinWarm = w;
       const program = latex.engine === 'luahbtex' ? 'lualatex' : 'pdflatex';

@@ -66,6 +66,8 @@ export interface Config {
   texFormatBytes: number;
   /** Format dumps that may wait for the one dump thread; a format asked for beyond them is asked for again on its next use. */
   texFormatQueue: number;
+  /** ms a pre-started LuaHBTeX instance (one per TeX worker, after its first LuaHBTeX job) waits for a job before it is dropped; 0: none are made. */
+  luaSpareIdleMs: number;
   cacheBytes: number;
   /** Redis for tokens and the shared render cache; undefined: folder store + memory cache only. */
   redisUrl: string | undefined;
@@ -257,6 +259,9 @@ export function loadConfig(env: Env = process.env): Config {
     // Script sets make thousands of preambles possible, each a second's dump
     // and 19 MB written: documents must not be able to queue work without bound.
     texFormatQueue: integer(env, 'RST2_TEX_FORMAT_QUEUE', 4, 0, 1000),
+    // A waiting instance holds LuaHBTeX's 256 MiB memory; a minute covers a
+    // burst of documents in one script set without keeping it all day.
+    luaSpareIdleMs: integer(env, 'RST2_LUATEX_SPARE_IDLE_MS', 60_000, 0, 86_400_000),
     cacheBytes: integer(env, 'RST2_CACHE_BYTES', 64 * MiB, 0, 64 * 1024 * MiB),
     redisUrl: redisUrl(env, 'REDIS_URL'),
     redisCacheUrl: redisUrl(env, 'RST2_REDIS_CACHE_URL') ?? redisUrl(env, 'REDIS_URL'),

@@ -90,6 +90,7 @@ export class Metrics {
       c.inc({ start: 'plain' }, s.plain);
     });
     fromTypeset('rst2_tex_runs_total', 'pdfTeX runs of the PDF jobs typeset (a job runs again only when it reads back its .aux or .toc).', [], (c, s) => c.inc(s.runs));
+    fromTypeset('rst2_tex_prestarted_total', 'LuaHBTeX jobs whose first run was an instance pre-started with their preamble.', [], (c, s) => c.inc(s.prestarted));
     fromTypeset('rst2_tex_formats_made_total', 'Preamble formats made at run time (on the first use of a class and style).', [], (c, s) => c.inc(s.formatsMade));
   }
 

@@ -41,6 +41,7 @@ export async function createPdfEngine(config: Config, log: Logger, workers = con
     formatDir: config.texFormatDir,
     formatMaxBytes: config.texFormatBytes,
     formatQueueLimit: config.texFormatQueue,
+    luaSpareIdleMs: config.luaSpareIdleMs,
     log,
   });
 }

@@ -30,6 +30,8 @@ describe('configuration', () => {
     expect(c.texFormatDir).to.equal(path.join(os.homedir(), '.cache', 'rst2', 'tex-formats'));
     expect(loadConfig({ RST2_CACHE_DIR: '/var/cache/rst2' }).texFormatDir).to.equal('/var/cache/rst2/tex-formats');
     expect(loadConfig({ RST2_TEX_FORMAT_DIR: '/srv/fmt', RST2_TEX_FORMAT_BYTES: '0' })).to.include({ texFormatDir: '/srv/fmt', texFormatBytes: 0 });
+    expect(c.luaSpareIdleMs).to.equal(60_000);
+    expect(loadConfig({ RST2_LUATEX_SPARE_IDLE_MS: '0' }).luaSpareIdleMs).to.equal(0);
   });
 
   it('keeps link-local and cloud metadata addresses apart from private ones', () => {
@@ -48,6 +50,8 @@ describe('configuration', () => {
       [{ RST2_TEX_FORMAT_BYTES: '7MB' }, /RST2_TEX_FORMAT_BYTES must be a whole number/],
       [{ RST2_PDF_STALL_MS: '5s' }, /RST2_PDF_STALL_MS must be a whole number/],
       [{ RST2_PDF_STALL_MS: '700000' }, /RST2_PDF_STALL_MS must be between 0 and 600000/],
+      [{ RST2_LUATEX_SPARE_IDLE_MS: 'off' }, /RST2_LUATEX_SPARE_IDLE_MS must be a whole number/],
+      [{ RST2_LUATEX_SPARE_IDLE_MS: '100000000' }, /RST2_LUATEX_SPARE_IDLE_MS must be between 0 and 86400000/],
       [{ RST2_MAX_OUTPUT_BYTES: '100' }, /RST2_MAX_OUTPUT_BYTES must be between 1024/],
       [{ RST2_MAX_NESTING_DEPTH: '0' }, /RST2_MAX_NESTING_DEPTH must be between 1 and 100000/],
       [{ RST2_WORKER_HEAP_BUDGET_BYTES: '1.5e9' }, /RST2_WORKER_HEAP_BUDGET_BYTES must be a whole number/],

@@ -30,11 +30,16 @@ export interface TexEngineOptions {
   formatMaxBytes?: number;
   /** Dumps that may wait (RST2_TEX_FORMAT_QUEUE); beyond, a format is asked for again on its next use. */
   formatQueueLimit?: number;
+  /** How long a pre-started LuaHBTeX instance waits for a job (RST2_LUATEX_SPARE_IDLE_MS); 0: none is made. Default 60 s. */
+  luaSpareIdleMs?: number;
   log: Logger;
 }
 
 // As RST2_TEX_FORMAT_QUEUE's default, for engines made without a Config (tests, benchmarks).
 const DEFAULT_FORMAT_QUEUE = 4;
+
+// As RST2_LUATEX_SPARE_IDLE_MS's default.
+const DEFAULT_LUA_SPARE_IDLE_MS = 60_000;
 
 // Enough for cross-references and a LaTeX table of contents to settle.
 const MAX_RUNS = 3;
@@ -43,7 +48,7 @@ export class TexEngine implements PdfEngine {
   readonly available = true;
   private pool?: WorkerPool;
   private formats?: FormatStore;
-  private readonly counts = { withFormat: 0, plain: 0, runs: 0 };
+  private readonly counts = { withFormat: 0, plain: 0, runs: 0, prestarted: 0 };
 
   constructor(private readonly opts: TexEngineOptions) {}
 
@@ -83,7 +88,7 @@ export class TexEngine implements PdfEngine {
         const progress = new Int32Array(new SharedArrayBuffer(4));
         return {
           worker: new Worker(new URL('./worker.js', import.meta.url), {
-            workerData: { texDir: this.opts.texDir, module, luaModule, maxRuns: MAX_RUNS, progress },
+            workerData: { texDir: this.opts.texDir, module, luaModule, maxRuns: MAX_RUNS, progress, luaSpareIdleMs: this.opts.luaSpareIdleMs ?? DEFAULT_LUA_SPARE_IDLE_MS },
             stdout: false,
             stderr: false,
           }),
@@ -123,6 +128,7 @@ export class TexEngine implements PdfEngine {
     if (format && !reply.formatBroken) this.counts.withFormat++;
     else this.counts.plain++;
     this.counts.runs += reply.runs;
+    if (reply.prestarted) this.counts.prestarted++;
     if (reply.lost.count > 0) {
       this.opts.log.warn('pdfTeX lost characters its fonts lack (counted as replaced)', { count: reply.lost.count, samples: reply.lost.samples });
     }

@@ -11,6 +11,8 @@ export interface TypesetStats {
   runs: number;
   /** Formats made at run time. */
   formatsMade: number;
+  /** LuaHBTeX jobs whose first run was a pre-started instance's (prestart.ts). */
+  prestarted: number;
 }
 
 export interface Typeset {

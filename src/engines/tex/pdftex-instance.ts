@@ -194,6 +194,11 @@ export interface InstanceOptions {
   texDir: string;
   /** Extra environment (e.g. SOURCE_DATE_EPOCH for reproducible output). */
   env?: Readonly<Record<string, string>>;
+  /**
+   * The engine's terminal input, a byte per call (null: no more for this
+   * read). None: end of file at once, which is all a nonstopmode run asks.
+   */
+  stdin?: () => number | null;
 }
 
 /** An instance ready to run once: runtime up, /tex mounted, nothing of a job in it yet. */
@@ -253,7 +258,7 @@ export async function prepareInstance(opts: InstanceOptions): Promise<TexInstanc
     printErr: (s) => { output.push(s); },
     stdout: onByte,
     stderr: onByte,
-    stdin: () => null,
+    stdin: opts.stdin ?? (() => null),
     // The default quit calls process.exit(); make exit() a catchable throw instead.
     quit: (_status, toThrow) => { throw toThrow; },
     instantiateWasm(imports, receive) {

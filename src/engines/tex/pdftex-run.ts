@@ -39,6 +39,22 @@ export interface PdftexJob {
   instance?: TexInstance;
   /** Called as pdfTeX writes to its terminal and when a run starts: signs of life for a stall watch. */
   onProgress?: () => void;
+  /** An instance already past the start of `main` (prestart.ts), for the first run when `main` begins with its prefix. */
+  prestarted?: PrestartedRun;
+}
+
+/**
+ * An engine that has run `prefix` (the first lines of a document) with the
+ * arguments `engineArgs` gives for its main file, and waits for the rest.
+ * `run` hands it the job folder; it answers undefined when the instance
+ * could not take the job (it failed or was dropped before), which then runs
+ * in a fresh instance.
+ */
+export interface PrestartedRun {
+  readonly engine: TexEngineName;
+  readonly main: string;
+  readonly prefix: string;
+  run(files: FileMap): Promise<RunOutcome | undefined>;
 }
 
 export interface PdftexResult {
@@ -54,6 +70,8 @@ export interface PdftexResult {
   output: string;
   /** The job folder after the last run (.aux, .toc, ...: the input of a further run). */
   files: ReadonlyMap<string, Uint8Array>;
+  /** The first run was `job.prestarted`'s. */
+  prestarted: boolean;
 }
 
 export function checkedJobPath(name: string): string {
@@ -87,9 +105,20 @@ function nextRunFiles(inputs: FileMap, produced: FileMap): FileMap {
   return next;
 }
 
-const COMMON_ARGS = ['-interaction=nonstopmode', '-halt-on-error', '-no-shell-escape'];
 // LuaTeX's socket library stays unloaded (there is no network in the engine anyway).
 const ENGINE_ARGS: Readonly<Record<TexEngineName, readonly string[]>> = { pdftex: [], luahbtex: ['--nosocket'] };
+
+/**
+ * The engine's command line for `main`. A pre-started instance
+ * (prestart.ts) runs in scrollmode, the mode nearest nonstopmode in which
+ * TeX still reads its terminal, and switches to nonstopmode with the line
+ * that brings the rest of the document.
+ */
+export function engineArgs(engine: TexEngineName, main: string, fmt: string = ENGINE_FILES[engine].format, interaction: 'nonstopmode' | 'scrollmode' = 'nonstopmode'): string[] {
+  const jobname = path.posix.basename(main).replace(/\.tex$/i, '');
+  return [`-interaction=${interaction}`, '-halt-on-error', '-no-shell-escape', ...ENGINE_ARGS[engine],
+    `-progname=${ENGINE_FILES[engine].format}`, `-fmt=${fmt}`, `-jobname=${jobname}`, main];
+}
 
 /** The instance handed in when it fits the job, else a new one. */
 async function firstInstance(job: PdftexJob): Promise<TexInstance> {
@@ -112,9 +141,10 @@ export async function runPdftex(job: PdftexJob): Promise<PdftexResult> {
   const source = new TextDecoder('utf-8').decode(sourceBytes);
   const maxRuns = Math.max(1, Math.floor(job.maxRuns));
   const engine = job.engine ?? 'pdftex';
-  const formatName = ENGINE_FILES[engine].format;
-  const fmt = job.format ? mountedFormat(job.format.file) : formatName;
-  const args = [...COMMON_ARGS, ...ENGINE_ARGS[engine], `-progname=${formatName}`, `-fmt=${fmt}`, `-jobname=${jobname}`, main];
+  const fmt = job.format ? mountedFormat(job.format.file) : ENGINE_FILES[engine].format;
+  const args = engineArgs(engine, main, fmt);
+  const prestarted = job.prestarted;
+  const fitsPrestarted = prestarted !== undefined && !job.format && prestarted.engine === engine && prestarted.main === main && source.startsWith(prestarted.prefix);
   // A document that reads back what its first run writes gets a second run
   // anyway, so the first need not write a PDF: -draftmode makes the same
   // .aux/.toc without embedding fonts or compressing pages (about a tenth
@@ -123,18 +153,27 @@ export async function runPdftex(job: PdftexJob): Promise<PdftexResult> {
 
   let files: FileMap = inputs;
   let runs = 0;
+  let prestartedRun = false;
   let last: RunOutcome = { exitCode: -1, files, output: '' };
   while (runs < maxRuns) {
     const before = rerunState(files);
-    const draft = runs === 0 && draftFirst;
+    // A pre-started first run is not a draft: its command line was fixed
+    // before the job came. It writes the same .aux, .toc and .out.
+    const early = runs === 0 && fitsPrestarted ? await prestarted.run(nextRunFiles(inputs, files)) : undefined;
+    const draft = runs === 0 && draftFirst && !early;
     job.onProgress?.();
-    const instance = runs === 0 ? await firstInstance(job) : await prepareInstance(job);
-    last = runInstance(instance, {
-      files: nextRunFiles(inputs, files),
-      args: draft ? ['-draftmode', ...args] : args,
-      formatDir: job.format?.dir,
-      onProgress: job.onProgress,
-    });
+    if (early) {
+      last = early;
+      prestartedRun = true;
+    } else {
+      const instance = runs === 0 ? await firstInstance(job) : await prepareInstance(job);
+      last = runInstance(instance, {
+        files: nextRunFiles(inputs, files),
+        args: draft ? ['-draftmode', ...args] : args,
+        formatDir: job.format?.dir,
+        onProgress: job.onProgress,
+      });
+    }
     runs++;
     files = last.files;
     if (last.exitCode !== 0) break;
@@ -147,5 +186,5 @@ export async function runPdftex(job: PdftexJob): Promise<PdftexResult> {
   const log = logBytes ? new TextDecoder('utf-8').decode(logBytes) : last.output;
   const pdfBytes = files.get(`${jobname}.pdf`);
   const pdf = last.exitCode === 0 && pdfBytes && pdfBytes.length > 0 ? pdfBytes : null;
-  return { pdf, log, runs, exitCode: last.exitCode, output: last.output, files };
+  return { pdf, log, runs, exitCode: last.exitCode, output: last.output, files, prestarted: prestartedRun };
 }

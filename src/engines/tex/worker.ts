@@ -5,6 +5,9 @@
  * waits, so a job does not pay for it. LuaHBTeX, for the documents whose
  * scripts pdfTeX cannot set, gets its instances when a job asks: a waiting
  * one would hold 256 MiB in every worker for the few documents that need it.
+ * Only once this worker has had such a job is one pre-started with that
+ * job's preamble (prestart.ts), for the next job of that kind, and dropped
+ * when none comes for RST2_LUATEX_SPARE_IDLE_MS.
  */
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -18,6 +21,7 @@ import { relevantLogLines } from './log-lines.js';
 import { lostCharacters, type LostCharacters } from './lost-characters.js';
 import { prepareInstance, type CacheFiles, type TexInstance } from './pdftex-instance.js';
 import { loadCacheFiles, runPdftex, type PdftexResult, type TexEngineName } from './pdftex-run.js';
+import { Spare, preloadFor, prestartPrefix } from './prestart.js';
 
 interface TexWorkerData {
   texDir: string;
@@ -27,6 +31,8 @@ interface TexWorkerData {
   maxRuns: number;
   /** Moved on every bit of pdfTeX output; the pool ends a job that leaves it still (see RST2_PDF_STALL_MS). */
   progress: Int32Array;
+  /** How long a pre-started LuaHBTeX instance may wait for a job; 0: none is made. */
+  luaSpareIdleMs: number;
 }
 
 /** A job as the engine sends it. */
@@ -47,6 +53,8 @@ export interface TexReply {
   formatBroken: boolean;
   /** Characters the fonts lacked (lost-characters.ts), from the last run's log. */
   lost: LostCharacters;
+  /** The first run was a pre-started instance's. */
+  prestarted: boolean;
 }
 
 const data = workerData as TexWorkerData;
@@ -84,6 +92,36 @@ const formatFailed = (result: PdftexResult): boolean =>
 
 let luaCache: Promise<CacheFiles> | undefined;
 
+const MAIN = 'document.tex';
+// At most one, with the prefix of the last LuaHBTeX job that had one.
+let luaSpare: { spare: Spare; timer: NodeJS.Timeout } | undefined;
+
+function dropLuaSpare(): void {
+  if (!luaSpare) return;
+  clearTimeout(luaSpare.timer);
+  void luaSpare.spare.drop();
+  luaSpare = undefined;
+}
+
+/** The spare for this LaTeX, taken (it serves once), or undefined. */
+function takeLuaSpare(latex: string): Spare | undefined {
+  const held = luaSpare;
+  if (!held?.spare.usable || !latex.startsWith(held.spare.prefix)) return undefined;
+  clearTimeout(held.timer);
+  luaSpare = undefined;
+  return held.spare;
+}
+
+function preStartLua(latex: string, cache: CacheFiles): void {
+  const prefix = data.luaSpareIdleMs > 0 && data.luaModule ? prestartPrefix(latex) : undefined;
+  if (luaSpare?.spare.usable && luaSpare.spare.prefix === prefix) return;
+  dropLuaSpare();
+  if (!prefix || !data.luaModule) return;
+  const spare = new Spare({ module: data.luaModule, cache, texDir: data.texDir, main: MAIN, prefix, preload: preloadFor(prefix), progress: data.progress });
+  const timer = setTimeout(dropLuaSpare, data.luaSpareIdleMs);
+  luaSpare = { spare, timer };
+}
+
 async function typeset(job: TexJob, format: FormatRef | undefined): Promise<PdftexResult> {
   if (job.engine === 'luahbtex') {
     if (!data.luaModule) throw new Error('this TeX tree has no LuaHBTeX');
@@ -92,16 +130,30 @@ async function typeset(job: TexJob, format: FormatRef | undefined): Promise<Pdft
       luaCache = undefined;
       throw err;
     });
-    return runPdftex({
-      engine: 'luahbtex',
-      module: data.luaModule,
-      cache: await luaCache,
-      texDir: data.texDir,
-      files: { ...job.files, 'document.tex': job.latex },
-      main: 'document.tex',
-      maxRuns: data.maxRuns,
-      onProgress,
-    });
+    const cache = await luaCache;
+    const spare = takeLuaSpare(job.latex);
+    try {
+      return await runPdftex({
+        engine: 'luahbtex',
+        module: data.luaModule,
+        cache,
+        texDir: data.texDir,
+        files: { ...job.files, [MAIN]: job.latex },
+        main: MAIN,
+        maxRuns: data.maxRuns,
+        onProgress,
+        ...(spare ? { prestarted: spare } : {}),
+      });
+    } finally {
+      // Not taken after all (runPdftex's own checks): its thread must not wait for ever.
+      if (spare?.usable) void spare.drop();
+      // The next job's spare starts once this job's runs are over, not
+      // beside them: on two cores a preamble run beside a job's own made
+      // back-to-back documents slower than cold ones. A document that comes
+      // while the spare is still in its preamble takes it there, so it
+      // waits for less than a cold run's preamble.
+      preStartLua(job.latex, cache);
+    }
   }
   return runPdftex({
     module: data.module,
@@ -115,7 +167,7 @@ async function typeset(job: TexJob, format: FormatRef | undefined): Promise<Pdft
   });
 }
 
-async function compile(job: TexJob): Promise<{ ok: true; pdf: Uint8Array; runs: number; formatBroken: boolean; lost: LostCharacters } | { ok: false; error: JobFailure }> {
+async function compile(job: TexJob): Promise<{ ok: true; pdf: Uint8Array; runs: number; formatBroken: boolean; lost: LostCharacters; prestarted: boolean } | { ok: false; error: JobFailure }> {
   let result = await typeset(job, job.format);
   let formatBroken = false;
   if (job.format && formatFailed(result)) {
@@ -128,7 +180,7 @@ async function compile(job: TexJob): Promise<{ ok: true; pdf: Uint8Array; runs: 
     // here, in the worker, so every PDF is checked (HTTP, CLI, /health) and
     // off the main thread.
     const found = findActiveContent(result.pdf);
-    if (found.length === 0) return { ok: true, pdf: result.pdf, runs: result.runs, formatBroken, lost: lostCharacters(result.log) };
+    if (found.length === 0) return { ok: true, pdf: result.pdf, runs: result.runs, formatBroken, lost: lostCharacters(result.log), prestarted: result.prestarted };
     return { ok: false, error: unsafePdf(found) };
   }
   const excerpt = relevantLogLines(result.log);
@@ -170,7 +222,7 @@ try {
     try {
       const out = await compile(msg.payload);
       if (out.ok) {
-        const value: TexReply = { pdf: out.pdf.slice().buffer, runs: out.runs, formatBroken: out.formatBroken, lost: out.lost };
+        const value: TexReply = { pdf: out.pdf.slice().buffer, runs: out.runs, formatBroken: out.formatBroken, lost: out.lost, prestarted: out.prestarted };
         port.postMessage({ type: 'done', id: msg.id, ok: true, value } satisfies WorkerMessage, [value.pdf]);
         afterJob();
         return;
