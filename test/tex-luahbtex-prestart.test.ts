@@ -18,6 +18,7 @@ import { loadCacheFiles, loadTexModule, runPdftex, type PdftexResult } from '../
 import { Spare, preloadFor, prestartPrefix } from '../src/engines/tex/prestart.js';
 import { createLogger } from '../src/log.js';
 import { paths } from '../src/paths.js';
+import { pdfFacts } from './support/pdf.js';
 import { pdfText, requirePdftotext } from './support/pdftotext.js';
 import { describeTex } from './support/tex.js';
 
@@ -142,6 +143,25 @@ describeTex('LuaHBTeX pre-started (WebAssembly)', function () {
     expect([...b.keys()]).to.deep.equal([...a.keys()]);
     for (const [n, body] of a) expect(b.get(n), `object ${n}`).to.equal(body);
     expect(pdfText(pre.pdf!)).to.equal(pdfText(cold.pdf!));
+  });
+
+  it('without SOURCE_DATE_EPOCH, the PDF carries the job\'s date and time, not the spare\'s start', async () => {
+    const when = Date.UTC(2031, 0, 2, 3, 4, 5);
+    const latex = doc('Dated', String.raw`Year \the\year, month \the\month, day \the\day, minute \the\time.
+
+\ExplSyntaxOn \c_sys_timestamp_str \ExplSyntaxOff`);
+    // No env: the engine's own clock, as in production.
+    const s = new Spare({ module, cache, texDir: paths.texDir, main: 'document.tex', prefix: prestartPrefix(latex)!, progress, clock: () => when });
+    await s.ready;
+    const r = await runPdftex({ engine: 'luahbtex', module, cache, texDir: paths.texDir, files: { 'document.tex': latex }, main: 'document.tex', maxRuns: 3, prestarted: s });
+    ok(r);
+    expect(r.prestarted).to.equal(true);
+    const text = pdfText(r.pdf!);
+    expect(text).to.include('Year 2031, month 1, day 2, minute 184.');
+    expect(text).to.include('D:20310102030405Z');
+    const info = JSON.parse((await pdfFacts(r.pdf!)).info) as Record<string, unknown>;
+    expect(info['CreationDate']).to.equal('D:20310102030405Z');
+    expect(info['ModDate']).to.equal('D:20310102030405Z');
   });
 
   it('a job whose LaTeX does not begin with the prefix runs cold, and right; the spare stays unused', async () => {

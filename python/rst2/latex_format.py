@@ -89,7 +89,9 @@ _LINKING = re.compile(
 #   the dump: every job sets it again from its own clock (or
 #   SOURCE_DATE_EPOCH), as a run without the format does.
 # No line has \begin and "document" on it: mylatexformat's scan of a job
-# would stop there.
+# would stop there. The scan also reads the line defining \begin as holding
+# its own delimiter token (\MYLATEX...): harmless only inside the braces it
+# has, so keep the line as it is.
 METADATA_FORMAT = (
     "\\ifcsname MYLATEX@StopAtdocument\\endcsname % rst2: a format after \\DocumentMetadata\n"
     "\\makeatletter\n"

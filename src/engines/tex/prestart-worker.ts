@@ -25,6 +25,8 @@ let line: Uint8Array | undefined;
 let at = 0;
 let ended = false;
 let waitingPosted = false;
+// The terminal output's length when TeX was last given a line.
+let answeredAt = -1;
 const preload = [...(data.preload ?? [])];
 let writeJob: ((files: FileMap) => void) | undefined;
 
@@ -54,6 +56,7 @@ function answer(text: string | undefined): number | null {
   }
   line = new TextEncoder().encode(`${text}\n`);
   at = 1;
+  answeredAt = instance.terminal.length;
   return line[0]!;
 }
 
@@ -67,14 +70,18 @@ function nextLine(): string | undefined {
   while (Atomics.load(data.control, CONTROL_STATE) === IDLE) Atomics.wait(data.control, CONTROL_STATE, IDLE, 1000);
   const msg = Atomics.load(data.control, CONTROL_STATE) === JOB ? receiveMessageOnPort(data.jobs) : undefined;
   if (!msg || !writeJob) return undefined;
-  writeJob((msg.message as PrestartJob).files);
+  const job = msg.message as PrestartJob;
+  writeJob(job.files);
   jobRunning = true;
-  return `\\nonstopmode\\input ${data.main}`;
+  return `${job.clock}\\nonstopmode\\input ${data.main}`;
 }
 
 // TeX's prompt for more input once its files are done is a lone "*" on a
 // line of its own; a file name asked for ends "name:", a \read "\x=".
 function atEndOfPrefix(): boolean {
+  // A prompt is new output: a read with nothing printed since the last
+  // answer (a \read of the terminal in the preload's wake, say) is not one.
+  if (instance.terminal.length === answeredAt) return false;
   const tail = new TextDecoder('latin1').decode(Uint8Array.from(instance.terminal.slice(-8)));
   return /\n\*$/.test(tail);
 }

@@ -86,6 +86,28 @@ export const QUIT = 2;
 /** What the TeX worker sends through `jobs`. */
 export interface PrestartJob {
   files: FileMap;
+  /** The TeX line that gives the job its own date, or '' (see clockLine). */
+  clock: string;
+}
+
+/**
+ * LuaTeX fixes its clock when it starts: \time, \day, \month, \year, the
+ * PDF's dates (expl3's \c_sys_timestamp_str, read from it at the start,
+ * and LuaTeX's own /CreationDate and /ModDate when hyperref gives none).
+ * A spare started minutes before its job would date the job's PDF then
+ * (and tell its client when the worker's previous document was made). The
+ * line the job starts with sets them all to `nowMs`, UTC as the engine's
+ * own (the sandbox has no time zone). Not when SOURCE_DATE_EPOCH fixes the
+ * dates: the spare's are then a cold run's already.
+ */
+export function clockLine(nowMs: number): string {
+  const d = new Date(nowMs);
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  const stamp = `D:${d.getUTCFullYear()}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}${pad(d.getUTCSeconds())}Z`;
+  // Read at the prompt after the preamble: @ is not a letter there.
+  const define = (name: string, value: string): string => `\\expandafter\\xdef\\csname ${name}\\endcsname{\\detokenize{${value}}}`;
+  return `\\time=${d.getUTCHours() * 60 + d.getUTCMinutes()} \\day=${d.getUTCDate()} \\month=${d.getUTCMonth() + 1} \\year=${d.getUTCFullYear()} `
+    + define('c_sys_timestamp_str', stamp) + define('@pdfcreationdate', stamp) + define('@pdfmoddate', stamp);
 }
 
 /** What this thread posts: 'waiting' when TeX waits for the job (the prefix and the preload run), then the outcome (none: the job never reached the engine). */
@@ -106,6 +128,8 @@ export interface SpareOptions {
   env?: Readonly<Record<string, string>>;
   /** Lines TeX runs after the prefix while no job has come: what warms the engine without changing the document's run (preloadFor). */
   preload?: readonly string[];
+  /** The job's time, for its PDF's dates (clockLine); Date.now by default. */
+  clock?: () => number;
 }
 
 /** One pre-started instance in its thread; used once, or dropped. */
@@ -124,7 +148,12 @@ export class Spare implements PrestartedRun {
   readonly ready: Promise<void>;
   private markReady!: () => void;
 
+  private readonly env: Readonly<Record<string, string>> | undefined;
+  private readonly clock: () => number;
+
   constructor(opts: SpareOptions) {
+    this.env = opts.env;
+    this.clock = opts.clock ?? Date.now;
     this.main = opts.main;
     this.prefix = opts.prefix;
     this.jobs = new MessageChannel();
@@ -170,7 +199,8 @@ export class Spare implements PrestartedRun {
   run(files: FileMap): Promise<RunOutcome | undefined> {
     if (!this.usable) return Promise.resolve(undefined);
     this.taken = true;
-    this.jobs.port1.postMessage({ files } satisfies PrestartJob);
+    const clock = this.env?.['SOURCE_DATE_EPOCH'] === undefined ? clockLine(this.clock()) : '';
+    this.jobs.port1.postMessage({ files, clock } satisfies PrestartJob);
     Atomics.store(this.control, CONTROL_STATE, JOB);
     Atomics.notify(this.control, CONTROL_STATE);
     return this.done.finally(() => this.close());

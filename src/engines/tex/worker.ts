@@ -106,7 +106,13 @@ function dropLuaSpare(): void {
 /** The spare for this LaTeX, taken (it serves once), or undefined. */
 function takeLuaSpare(latex: string): Spare | undefined {
   const held = luaSpare;
-  if (!held?.spare.usable || !latex.startsWith(held.spare.prefix)) return undefined;
+  if (!held) return undefined;
+  if (!held.spare.usable || !latex.startsWith(held.spare.prefix)) {
+    // Another preamble: dropped now, not after this job, so that it does
+    // not run its preamble and preload beside this job's cold run.
+    dropLuaSpare();
+    return undefined;
+  }
   clearTimeout(held.timer);
   luaSpare = undefined;
   return held.spare;
