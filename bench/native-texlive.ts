@@ -17,9 +17,10 @@
  */
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { benchCacheDir } from './support.js';
 
 /** Debian trixie's packages of the macros a tagged rst2 document loads (LaTeX kernel and latex-lab, tagpdf, fontspec, luaotfload, babel). */
 const PACKAGES = ['texlive-base', 'texlive-latex-base', 'texlive-latex-recommended', 'texlive-latex-extra', 'texlive-luatex'];
@@ -56,7 +57,7 @@ export interface NativeTexLive {
 }
 
 function cacheRoot(): string {
-  return path.join(process.env.RST2_CACHE_DIR || path.join(os.homedir(), '.cache', 'rst2'), 'bench', 'texlive-trixie');
+  return benchCacheDir('texlive-trixie');
 }
 
 /**

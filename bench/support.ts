@@ -40,6 +40,11 @@ export function nativeBundleEnv(bundlePath: string, extraPath: string[] = []): N
 /** What the Python bundle held before docutils 0.23 (issue 20): Debian bookworm's packages. */
 const BOOKWORM_DOCUTILS = ['python3-docutils', 'docutils-common', 'python3-roman', 'python3-pygments'];
 
+/** A benchmark's folder under the set-up cache (RST2_CACHE_DIR), outside the checkout. */
+export function benchCacheDir(name: string): string {
+  return path.join(process.env.RST2_CACHE_DIR || path.join(os.homedir(), '.cache', 'rst2'), 'bench', name);
+}
+
 /**
  * The environment for Debian's CPython to run Debian bookworm's docutils
  * (0.19) and Pygments (2.14), the versions rst2 ran before docutils 0.23:
@@ -48,7 +53,7 @@ const BOOKWORM_DOCUTILS = ['python3-docutils', 'docutils-common', 'python3-roman
  * the reason on stderr, when they cannot be had.
  */
 export function bookwormDocutilsEnv(extraPath: string[] = []): NodeJS.ProcessEnv | null {
-  const dir = path.join(process.env.RST2_CACHE_DIR || path.join(os.homedir(), '.cache', 'rst2'), 'bench', 'docutils-bookworm');
+  const dir = benchCacheDir('docutils-bookworm');
   if (!fs.existsSync(path.join(dir, 'ready'))) {
     try {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -83,7 +88,7 @@ export function ensureDebianPackages(check: string, packages: string[]): void {
  * there: no package of the machine is installed.
  */
 export function specificationText(): string {
-  const cache = path.join(process.env.RST2_CACHE_DIR || path.join(os.homedir(), '.cache', 'rst2'), 'bench', 'docutils-doc');
+  const cache = benchCacheDir('docutils-doc');
   const base = path.join(cache, 'x', 'usr/share/doc/docutils-doc/docs/ref/rst/restructuredtext.txt');
   if (!fs.existsSync(base) && !fs.existsSync(`${base}.gz`)) {
     fs.mkdirSync(cache, { recursive: true });
