@@ -15,7 +15,11 @@
  * Debian's pdflatex, images it cannot get replaced by their descriptions)
  * and Debian's rst2pdf.
  *
- * usage: npm run bench:real-documents [-- --limit N] [--names]
+ * --tagged asks for tagged PDFs (tagged=yes) and adds what a tagged PDF
+ * must hold, read with pdfinfo and pikepdf (test/support/pdf-structure.py):
+ * "Tagged: yes", a structure tree, /Lang, a dc:title.
+ *
+ * usage: npm run bench:real-documents [-- --limit N] [--names] [--tagged]
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,6 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { corpusDocuments } from '../test/support/debian.js';
+import { pdfinfoTagged, pdfTags } from '../test/support/pdf-tags.js';
 import { benchArgs, fmt, median, startInProcess } from './support.js';
 
 interface RealDocument {
@@ -40,6 +45,23 @@ interface Outcome {
   characters: number;
   pandoc?: boolean;
   rst2pdf?: boolean;
+  /** --tagged: what the PDF lacks of a tagged one ("Tagged: no", no /Lang...); empty when nothing. */
+  untagged?: string[];
+}
+
+/** What a tagged PDF (tagged=yes) lacks: pdfinfo's Tagged line, the tree, /Lang, dc:title, figures' /Alt. */
+function taggedLacks(pdf: ArrayBuffer): string[] {
+  const lacks: string[] = [];
+  if (!pdfinfoTagged(pdf)) lacks.push('pdfinfo Tagged: no');
+  const tags = pdfTags(pdf);
+  if (!tags.structTreeRoot || !tags.parentTree) lacks.push('structure tree');
+  if (!tags.lang) lacks.push('/Lang');
+  if (!tags.xmpTitle) lacks.push('dc:title');
+  if (!tags.displayDocTitle) lacks.push('DisplayDocTitle');
+  const figures = tags.standardRoles['Figure'] ?? 0;
+  const alts = tags.alts.filter((a) => a.role === 'Figure').length;
+  if (alts < figures) lacks.push(`${figures - alts} of ${figures} Figure without /Alt`);
+  return lacks;
 }
 
 /** The real-document corpus of the conformance tests (test/corpus/debian-documents.json), downloaded into the cache. */
@@ -47,9 +69,10 @@ function corpus(): RealDocument[] {
   return corpusDocuments().map((d) => ({ corpus: d.kind, name: `${d.package}/${d.name}`, text: d.text }));
 }
 
-async function status(res: Response): Promise<string> {
+async function status(res: Response, keep?: (body: ArrayBuffer) => void): Promise<string> {
   if (res.ok) {
-    await res.arrayBuffer();
+    const body = await res.arrayBuffer();
+    keep?.(body);
     return '200';
   }
   const body = (await res.json().catch(() => undefined)) as { error?: { code?: string } } | undefined;
@@ -78,9 +101,10 @@ function percent(part: number, whole: number): string {
 }
 
 async function main(): Promise<void> {
-  const args = benchArgs({ numbers: ['limit'], flags: ['names'] });
+  const args = benchArgs({ numbers: ['limit'], flags: ['names', 'tagged'] });
+  const tagged = args.has('tagged');
   const docs = corpus().slice(0, args.number('limit', Infinity, { min: 1 }));
-  const baselines = (['pandoc', 'rst2pdf'] as const).filter(has);
+  const baselines = args.has('tagged') ? [] : (['pandoc', 'rst2pdf'] as const).filter(has);
   const server = await startInProcess({ RST2_CACHE_BYTES: '0' });
   const outcomes: Outcome[] = [];
   try {
@@ -88,8 +112,9 @@ async function main(): Promise<void> {
       const body = new URLSearchParams({ rst: doc.text });
       const html = await status(await fetch(`${server.url}/1.0/rst2/html`, { method: 'POST', body }));
       const t0 = performance.now();
-      const res = await fetch(`${server.url}/1.0/rst2/pdf`, { method: 'POST', body });
-      const pdf = await status(res);
+      const res = await fetch(`${server.url}/1.0/rst2/pdf`, { method: 'POST', body: tagged ? new URLSearchParams({ rst: doc.text, tagged: 'yes' }) : body });
+      let bytes: ArrayBuffer | undefined;
+      const pdf = await status(res, (b) => (bytes = b));
       const ms = performance.now() - t0;
       const outcome: Outcome = {
         doc,
@@ -99,18 +124,21 @@ async function main(): Promise<void> {
         images: Number(res.headers.get('x-rst2-image-problems') ?? 0),
         characters: Number(res.headers.get('x-rst2-replaced-characters') ?? 0),
       };
-      for (const tool of baselines) outcome[tool] = nativePdf(tool, doc.text);
+      if (tagged && bytes) outcome.untagged = taggedLacks(bytes);
+      // The baselines make no tagged PDF: a tagged run compares with nothing.
+      if (!tagged) for (const tool of baselines) outcome[tool] = nativePdf(tool, doc.text);
       outcomes.push(outcome);
-      if (args.has('names')) console.log(`${pdf.padEnd(24)} ${String(outcome.images).padStart(3)} img ${String(outcome.characters).padStart(3)} chr  ${doc.corpus}/${doc.name}`);
+      if (args.has('names')) console.log(`${pdf.padEnd(24)} ${String(outcome.images).padStart(3)} img ${String(outcome.characters).padStart(3)} chr  ${doc.corpus}/${doc.name}${outcome.untagged?.length ? `  lacks: ${outcome.untagged.join(', ')}` : ''}`);
     }
   } finally {
     await server.close();
   }
 
   const kinds = [...new Set(outcomes.map((o) => o.doc.corpus))];
-  console.log(`\n${outcomes.length} real documents (${kinds.map((k) => `${outcomes.filter((o) => o.doc.corpus === k).length} ${k}`).join(', ')}), ${new Date().toISOString().slice(0, 10)}\n`);
-  console.log(`| corpus | documents | HTML 200 | PDF 200 | PDF with image placeholders | PDF with character placeholders | PDF median ms |${baselines.map((b) => ` ${b} PDF |`).join('')}`);
-  console.log(`|---|---:|---:|---:|---:|---:|---:|${baselines.map(() => '---:|').join('')}`);
+  console.log(`\n${outcomes.length} real documents${tagged ? ', tagged=yes' : ''} (${kinds.map((k) => `${outcomes.filter((o) => o.doc.corpus === k).length} ${k}`).join(', ')}), ${new Date().toISOString().slice(0, 10)}\n`);
+  const taggedHead = tagged ? ' PDF tagged in full |' : '';
+  console.log(`| corpus | documents | HTML 200 | PDF 200 | PDF with image placeholders | PDF with character placeholders | PDF median ms |${taggedHead}${baselines.map((b) => ` ${b} PDF |`).join('')}`);
+  console.log(`|---|---:|---:|---:|---:|---:|---:|${tagged ? '---:|' : ''}${baselines.map(() => '---:|').join('')}`);
   for (const kind of [...kinds, 'all']) {
     const rows = kind === 'all' ? outcomes : outcomes.filter((o) => o.doc.corpus === kind);
     const ok = rows.filter((o) => o.pdf === '200');
@@ -122,6 +150,7 @@ async function main(): Promise<void> {
       String(ok.filter((o) => o.images > 0).length),
       String(ok.filter((o) => o.characters > 0).length),
       ok.length ? fmt(median(ok.map((o) => o.ms))) : '-',
+      ...(tagged ? [String(ok.filter((o) => o.untagged?.length === 0).length)] : []),
       ...baselines.map((b) => percent(rows.filter((o) => o[b]).length, rows.length)),
     ];
     console.log(`| ${cells.join(' | ')} |`);
@@ -129,6 +158,9 @@ async function main(): Promise<void> {
   const failures = new Map<string, string[]>();
   for (const o of outcomes.filter((o) => o.pdf !== '200')) failures.set(o.pdf, [...(failures.get(o.pdf) ?? []), o.doc.name]);
   for (const [code, names] of failures) console.log(`\nPDF ${code}: ${names.length} (${names.slice(0, 8).join(', ')}${names.length > 8 ? ', …' : ''})`);
+  const lacking = new Map<string, string[]>();
+  for (const o of outcomes) for (const lack of o.untagged ?? []) lacking.set(lack.replace(/^\d+ of \d+ /, ''), [...(lacking.get(lack.replace(/^\d+ of \d+ /, '')) ?? []), o.doc.name]);
+  for (const [lack, names] of lacking) console.log(`\ntagged PDF lacks ${lack}: ${names.length} (${names.slice(0, 8).join(', ')}${names.length > 8 ? ', …' : ''})`);
 }
 
 await main();

@@ -192,6 +192,28 @@ describeTex('Tagged PDF (PDF/UA-1) over HTTP', function () {
     for (const part of [ARABIC_TITLE, ARABIC_BODY, ARABIC_ITEM, 'Latin 2026']) expect(text, part).to.include(comparable(part));
   });
 
+  it('a document of the shapes real ones have: no title of its own, a field list between sections, an ellipsis', async () => {
+    // Each failed or lacked a dc:title in bench:real-documents --tagged (9 and 42 of 126).
+    const untitled = 'Install\u2026\n----------\n\nText.\n\n:Version: 1.0\n:Web: https://example.org/\n\nUsage\n-----\n\nMore text.\n';
+    const { bytes } = await pdf(untitled, { tagged: 'yes' });
+    expect(pdfinfoTagged(bytes)).to.equal(true);
+    const tags = pdfTags(bytes);
+    expect(tags.xmpTitle).to.equal('Install\u2026');
+    expect(tags.infoTitle).to.equal('Install\u2026');
+    expect(tags.displayDocTitle).to.equal(true);
+    expect(tags.standardRoles['H1']).to.equal(2);
+    expect(tags.standardRoles, 'the field list').to.have.property('BlockQuote');
+    expect(pdfText(bytes)).to.include('More text.');
+    // The same through LuaHBTeX, whose Latin font has the ellipsis.
+    const arabic = `${ARABIC_TITLE}\u2026\n${'-'.repeat(ARABIC_TITLE.length * 2)}\n\n${ARABIC_BODY}.\n\n:Version: 1.0\n\nقسم\n----\n\nLatin\u2026 2026\n`;
+    const shaped = await pdf(arabic, { tagged: 'yes' });
+    expect(shaped.res.headers.get('x-rst2-replaced-characters')).to.equal(null);
+    const arabicTags = pdfTags(shaped.bytes);
+    expect(arabicTags.xmpTitle).to.equal(`${ARABIC_TITLE}\u2026`);
+    expect(arabicTags.lang).to.equal('ar');
+    expect(comparable(pdfText(shaped.bytes))).to.include(comparable('Latin\u2026 2026'));
+  });
+
   it('refuses a value other than yes or no', async () => {
     const res = await api(s, '/1.0/rst2/pdf', form({ rst: 'Text.\n', tagged: 'maybe' }));
     expect(res.status).to.equal(400);

@@ -82,13 +82,6 @@ TAGGED_MACRO = r"""
   \else\includegraphics[#1,alt={\rsttwoalt}]{#2}\fi\fi}
 \renewcommand*{\rsttwoshrink}[1]{%
   \includegraphics[width=\linewidth,height=0.9\textheight,keepaspectratio,alt={\rsttwoalt}]{#1}}
-% The script commands in an alt text: their text.
-\ExplSyntaxOn
-\text_declare_purify_equivalent:Nn \rstwoCyr { \use_ii:nn }
-\text_declare_purify_equivalent:Nn \rstwoGrk { \use_ii:nn }
-\text_declare_purify_equivalent:Nn \rstwoViet { \use:n }
-\text_declare_purify_equivalent:Nn \rstwoU { U+ }
-\ExplSyntaxOff
 """
 
 # What docutils' visit_image appends for the picture itself.

@@ -368,6 +368,25 @@ class Shaped:
         super().depart_title(node)
 
 
+def _fallback_title(document, limit=80):
+    """A title for a document without one: its first section's title, else
+    the start of its first paragraph (at a word's end, within ``limit``
+    characters), else what PDF readers show for none."""
+    section = next(document.findall(nodes.section), None)
+    if section is not None and section.children and isinstance(section[0], nodes.title):
+        text = section[0].astext()
+    else:
+        paragraph = next(document.findall(nodes.paragraph), None)
+        text = paragraph.astext() if paragraph is not None else ""
+    text = " ".join(text.split())
+    if len(text) > limit:
+        cut = text[:limit + 1].rsplit(" ", 1)[0] if " " in text[:limit + 1] else text[:limit]
+        # Three dots, not an ellipsis: that is a CJK font's character here
+        # (scripts.py), whose packages the title alone would load.
+        text = cut.rstrip(" ,;:") + "..."
+    return text or "Untitled document"
+
+
 class Tagged:
     """A tagged PDF (PDF/UA-1), asked for with the script set's member
     scripts.TAGGED: \\DocumentMetadata before the class, each table's
@@ -411,10 +430,23 @@ class Tagged:
         if self.rst2_tagged and self._rst2_header_rows(node):
             self.out.append(script_preamble.table_header_rows(0))
 
+    def provide_fallback(self, feature, key=None):
+        super().provide_fallback(feature, key)
+        if self.rst2_tagged and (key or feature) in script_preamble.TAGGED_FALLBACKS:
+            self.fallbacks[key or feature] = script_preamble.TAGGED_FALLBACKS[key or feature]
+
     def depart_document(self, node):
         if self.rst2_tagged:
             self.head_prefix.insert(0, script_preamble.document_metadata(self._rst2_lang(node)))
+            if not node.get("title") and not any(line.startswith("  pdftitle=") for line in self.pdfinfo):
+                # PDF/UA-1 asks for a dc:title, which hyperref writes only
+                # from pdftitle, and docutils sets that only from the
+                # document's title (or a meta title).
+                self.pdfinfo.append("  pdftitle={%s}," % self.encode(_fallback_title(node)))
         super().depart_document(node)
+        if self.rst2_tagged:
+            # Always there: a tagged document always has a pdftitle (above).
+            self.pdfsetup.insert(self.pdfsetup.index("\\hypersetup{"), script_preamble.TAGGED_PURIFY)
         if self.rst2_tagged and not getattr(self, "rst2_lua", False):
             # After docutils' hyperref block, which a preamble format ends
             # with (latex_format), and before the primitive lock.

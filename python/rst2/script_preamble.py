@@ -471,6 +471,27 @@ def document_metadata(lang):
             "\\tagpdfsetup{attach-css=false}\n" % (lang, TAG_MODULES))
 
 
+# docutils' fallback definitions that LaTeX's tagging cannot follow, as a
+# tagged document has them instead. DUfieldlist calls \quote and
+# \description as commands; the tagging code names a block's structure after
+# the environment it is in (\@currenvir, here DUfieldlist), so the list's
+# structure is never closed, nor the section around it (a field list inside
+# a section before another section: "there is no open structure on the
+# stack", no PDF at all). The same layout through \begin and \end.
+TAGGED_FALLBACKS = {
+    "fieldlist": "\n".join([
+        "",
+        "% field list environment (rst2: tagged, through \\begin and \\end)",
+        "\\ifdefined\\DUfieldlist",
+        "\\else",
+        "  \\newenvironment{DUfieldlist}%",
+        "    {\\begin{quote}\\begin{description}}",
+        "    {\\end{description}\\end{quote}}",
+        "\\fi",
+    ]),
+}
+
+
 # A tagged pdfTeX document: LaTeX's PDF management (l3backend) writes the
 # structure tree's objects, the catalog's entries, the pages' attributes and
 # the annotations in the body too, through the primitives that
@@ -531,14 +552,21 @@ TAGGED_PDFTEX_BACKEND = r"""% rst2: tagged PDF: LaTeX's PDF management keeps the
     \cs_gset_protected:Npn \__kernel_backend_shipout_literal:e #1
       { \__rsttwo_open:N \tex_special:D \__rsttwo_orig:N \__kernel_backend_shipout_literal:e {#1} \__rsttwo_close:N \tex_special:D }
   }
-% The script commands in the XMP's title and in alt text: their text.
+\ExplSyntaxOff
+"""
+
+# The script commands in the PDF's title (Info and XMP) and in alt text: their
+# text. LaTeX's PDF management purifies the title when \hypersetup sets it,
+# so these come before docutils' \hypersetup (Tagged.depart_document); after
+# it, the Info title kept the commands' first argument ("Waitgbsn… what").
+TAGGED_PURIFY = r"""% rst2: tagged PDF: the script commands in the title and in alt text: their text.
+\ExplSyntaxOn
 \text_declare_purify_equivalent:Nn \rstwoCJK { \use_ii:nn }
 \text_declare_purify_equivalent:Nn \rstwoCyr { \use_ii:nn }
 \text_declare_purify_equivalent:Nn \rstwoGrk { \use_ii:nn }
 \text_declare_purify_equivalent:Nn \rstwoViet { \use:n }
 \text_declare_purify_equivalent:Nn \rstwoU { U+ }
-\ExplSyntaxOff
-"""
+\ExplSyntaxOff"""
 
 
 def table_header_rows(count):

@@ -104,6 +104,8 @@ class Table:
         self.shaped_fonts = {name: spec for name, spec in (shaped.get("scripts") or {}).items() if name in SHAPED}
         self.shaped = {name: _Ranges(spec.get("ranges", [])) for name, spec in self.shaped_fonts.items()}
         self.fallback = shaped.get("fallback") or None
+        # What Latin Modern's OpenType faces have (a LuaLaTeX document's Latin text).
+        self.shaped_latin = _Ranges(shaped.get("latin", []))
 
 
 _table = None
@@ -188,7 +190,9 @@ def classify(char, t, cjk_order=CJK_FAMILIES, shaped=False):
     if shaped:
         kind, detail = classify(char, t, cjk_order)
         if kind == EMOJI or kind.startswith("cjk-"):
-            return PLACEHOLDERS, None
+            # The ellipsis, the minus sign: pdfTeX's CJK fonts have them,
+            # and so has the Latin text's font here.
+            return (None, None) if code in t.shaped_latin else (PLACEHOLDERS, None)
         return kind, detail
     if code in t.cyrillic:
         return CYRILLIC, None

@@ -112,10 +112,47 @@ class TaggedLatexTest(unittest.TestCase):
                 tagged = render_latex(source, dict(both, tagged=True))["latex"]
                 self.assertTrue(tagged.startswith(METADATA % "en" + "\n"), both)
                 stripped = tagged[len(METADATA % "en" + "\n"):].replace(script_preamble.TAGGED_PDFTEX_BACKEND + "\n", "", 1)
+                stripped = stripped.replace(script_preamble.TAGGED_PURIFY + "\n", "", 1)
                 if not layout:
                     self.assertIn(latex_format.METADATA_FORMAT + latex_format.MARKER, stripped, both)
                     stripped = stripped.replace(latex_format.METADATA_FORMAT, "", 1)
                 self.assertEqual(stripped, plain, both)
+
+    def test_the_title_is_purified_before_hyperref_sets_it(self):
+        latex = render_latex("Wait\u2026 what\n==========\n\nText.\n", {"tagged": True})["latex"]
+        self.assertIn("pdftitle={Wait\\rstwoCJK{gbsn}{\u2026} what}", latex)
+        self.assertLess(latex.index(script_preamble.TAGGED_PURIFY), latex.index("\\hypersetup{\n  pdftitle="))
+
+    def test_a_document_without_a_title_gets_one_for_dc_title(self):
+        cases = {
+            "Intro\n-----\n\nText.\n\nMore\n----\n\nText.\n": "Intro",
+            "A first paragraph, *emphasised*, and long enough to pass the eighty characters a title may have.\n": (
+                "A first paragraph, emphasised, and long enough to pass the eighty characters a..."),
+            ".. image:: https://example.org/x.png\n": "Untitled document",
+        }
+        for source, title in cases.items():
+            latex = render_latex(source, {"tagged": True})["latex"]
+            self.assertEqual(latex.count("pdftitle="), 1, source)
+            self.assertIn("  pdftitle={%s}," % title, latex)
+            self.assertNotIn("pdftitle=", render_latex(source, {})["latex"], "untagged: as docutils writes it")
+        # A title of its own (or a meta title) is kept, and nothing is added.
+        titled = render_latex("Own\n===\n\nText.\n", {"tagged": True})["latex"]
+        self.assertEqual(titled.count("pdftitle="), 1)
+        self.assertIn("pdftitle={Own}", titled)
+        meta = render_latex(".. meta::\n   :title: From meta\n\nText.\n", {"tagged": True})["latex"]
+        self.assertEqual(meta.count("pdftitle="), 1)
+        self.assertIn("pdftitle={From meta}", meta)
+
+    def test_field_lists_open_their_blocks_through_begin_and_end(self):
+        """docutils' DUfieldlist calls \\quote and \\description as commands,
+        which the tagging cannot close (no PDF at all when a section
+        follows); a tagged document has them through \\begin and \\end."""
+        source = "Title\n=====\n\nSection\n=======\n\n:Field: value\n\nSection 2\n=========\n\nText.\n"
+        tagged = render_latex(source, {"tagged": True})["latex"]
+        self.assertIn(script_preamble.TAGGED_FALLBACKS["fieldlist"], tagged)
+        self.assertIn("{\\begin{quote}\\begin{description}}", tagged)
+        self.assertNotIn("{\\quote\\description}", tagged)
+        self.assertIn("{\\quote\\description}", render_latex(source, {})["latex"])
 
     def test_header_rows_are_named_around_the_table(self):
         latex = render_latex(SAMPLE, {"tagged": True})["latex"]

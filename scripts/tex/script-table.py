@@ -25,7 +25,8 @@ only listed when a shipped font has its glyph:
   kpathsea as ``<stem>-Regular.ttf`` and ``<stem>-Bold.ttf``) and the code
   points of the script's blocks that every one of those faces has (read
   from each file's cmap); ``fallback`` names the faces that give the script
-  faces the digits, punctuation and bullets they lack. Absent: every
+  faces the digits, punctuation and bullets they lack; ``latin`` the code
+  points every Latin Modern OpenType face of the text has. Absent: every
   character of these scripts stays a placeholder (pdfTeX).
 
       "shaped": {"engine": "luahbtex", "format": "lualatex.fmt",
@@ -184,6 +185,8 @@ SHAPED = {
     "thai": ("NotoSansThai", "NotoSansThai", [(0x0E00, 0x0E7F)]),
 }
 FALLBACK = ("NotoSerif", "NotoSans")
+# The Latin Modern OpenType faces of a LuaLaTeX document's text: serif, bold, sans and typewriter.
+LATIN_MODERN = ("lmroman10-regular.otf", "lmroman10-bold.otf", "lmroman10-italic.otf", "lmsans10-regular.otf", "lmmono10-regular.otf")
 
 
 def cmap(path):
@@ -274,7 +277,15 @@ def shaped(files):
     fallback, points = family(*FALLBACK)
     if fallback is not None:
         fallback["ranges"] = ranges(points)
-    return {"engine": "luahbtex", "format": "lualatex.fmt", "scripts": scripts, "fallback": fallback}
+    entry = {"engine": "luahbtex", "format": "lualatex.fmt", "scripts": scripts, "fallback": fallback}
+    # The Latin text of a LuaLaTeX document is in Latin Modern's OpenType
+    # faces (fontspec's default; the styles' families are substituted by
+    # them): what all of those have, pdfTeX's "latin" aside (the ellipsis,
+    # which pdfTeX sets in a CJK font).
+    lm = [files.get(name) for name in LATIN_MODERN]
+    if all(lm):
+        entry["latin"] = ranges(set.intersection(*(cmap(p) for p in lm)))
+    return entry
 
 
 def ranges(points):

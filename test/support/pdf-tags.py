@@ -6,8 +6,8 @@ Reads the PDF with pikepdf (Debian's python3-pikepdf, which
 scripts/setup-pdftools.mjs installs) and prints the structure tree's roles,
 each mapped through the RoleMap to a standard one, the /Alt of Figure
 elements, the catalog entries PDF/UA-1 asks for (/Lang, MarkInfo,
-ViewerPreferences/DisplayDocTitle) and the XMP properties dc:title and
-pdfuaid:part. Exit status 3 when pikepdf cannot be imported (the test then
+ViewerPreferences/DisplayDocTitle), the XMP properties dc:title and
+pdfuaid:part, and the document information's Title. Exit status 3 when pikepdf cannot be imported (the test then
 says so), 0 otherwise.
 """
 
@@ -91,6 +91,7 @@ def inspect(path):
         "marked": bool(mark_info.get("/Marked", False)) if mark_info is not None else False,
         "displayDocTitle": bool(viewer.get("/DisplayDocTitle", False)) if viewer is not None else False,
         "xmpTitle": title.group(1) if title else None,
+        "infoTitle": str(pdf.docinfo["/Title"]) if "/Title" in pdf.docinfo else None,
         "pdfuaPart": int(part.group(1) or part.group(2)) if part else None,
         "fonts": sorted(fonts),
     }

@@ -31,6 +31,8 @@ export interface PdfTags {
   marked: boolean;
   displayDocTitle: boolean;
   xmpTitle: string | null;
+  /** The document information dictionary's /Title. */
+  infoTitle: string | null;
   pdfuaPart: number | null;
   /** The pages' fonts, "Subtype BaseFont" without the subset prefix ("Type1 LMRoman10-Regular"). */
   fonts: string[];
