@@ -17,7 +17,8 @@
  *
  * --tagged asks for tagged PDFs (tagged=yes) and adds what a tagged PDF
  * must hold, read with pdfinfo and pikepdf (test/support/pdf-structure.py):
- * "Tagged: yes", a structure tree, /Lang, a dc:title.
+ * "Tagged: yes", a structure tree, /Lang, a dc:title, an /Alt on every
+ * Figure, no block (P, Div) inside a paragraph.
  *
  * usage: npm run bench:real-documents [-- --limit N] [--names] [--tagged]
  */
@@ -45,22 +46,24 @@ interface Outcome {
   characters: number;
   pandoc?: boolean;
   rst2pdf?: boolean;
-  /** --tagged: what the PDF lacks of a tagged one ("Tagged: no", no /Lang...); empty when nothing. */
+  /** --tagged: what is wrong with it as a tagged PDF ("pdfinfo Tagged: no", "no /Lang"...); empty when nothing. */
   untagged?: string[];
 }
 
-/** What a tagged PDF (tagged=yes) lacks: pdfinfo's Tagged line, the tree, /Lang, dc:title, figures' /Alt. */
+/** What is wrong with a tagged PDF (tagged=yes): pdfinfo's Tagged line, the tree, /Lang, dc:title, figures' /Alt, paragraphs without blocks inside. */
 function taggedLacks(pdf: ArrayBuffer): string[] {
   const lacks: string[] = [];
   if (!pdfinfoTagged(pdf)) lacks.push('pdfinfo Tagged: no');
   const tags = pdfTags(pdf);
-  if (!tags.structTreeRoot || !tags.parentTree) lacks.push('structure tree');
-  if (!tags.lang) lacks.push('/Lang');
-  if (!tags.xmpTitle) lacks.push('dc:title');
-  if (!tags.displayDocTitle) lacks.push('DisplayDocTitle');
+  if (!tags.structTreeRoot || !tags.parentTree) lacks.push('no structure tree');
+  if (!tags.lang) lacks.push('no /Lang');
+  if (!tags.xmpTitle) lacks.push('no dc:title');
+  if (!tags.displayDocTitle) lacks.push('no DisplayDocTitle');
   const figures = tags.standardRoles['Figure'] ?? 0;
   const alts = tags.alts.filter((a) => a.role === 'Figure').length;
   if (alts < figures) lacks.push(`${figures - alts} of ${figures} Figure without /Alt`);
+  const nested = Object.entries(tags.blocksInParagraphs);
+  if (nested.length) lacks.push(`a block in a paragraph (${nested.map(([k, n]) => `${n} ${k}`).join(', ')})`);
   return lacks;
 }
 
@@ -128,7 +131,7 @@ async function main(): Promise<void> {
       // The baselines make no tagged PDF: a tagged run compares with nothing.
       if (!tagged) for (const tool of baselines) outcome[tool] = nativePdf(tool, doc.text);
       outcomes.push(outcome);
-      if (args.has('names')) console.log(`${pdf.padEnd(24)} ${String(outcome.images).padStart(3)} img ${String(outcome.characters).padStart(3)} chr  ${doc.corpus}/${doc.name}${outcome.untagged?.length ? `  lacks: ${outcome.untagged.join(', ')}` : ''}`);
+      if (args.has('names')) console.log(`${pdf.padEnd(24)} ${String(outcome.images).padStart(3)} img ${String(outcome.characters).padStart(3)} chr  ${doc.corpus}/${doc.name}${outcome.untagged?.length ? `  tagged PDF with: ${outcome.untagged.join(', ')}` : ''}`);
     }
   } finally {
     await server.close();
@@ -159,8 +162,13 @@ async function main(): Promise<void> {
   for (const o of outcomes.filter((o) => o.pdf !== '200')) failures.set(o.pdf, [...(failures.get(o.pdf) ?? []), o.doc.name]);
   for (const [code, names] of failures) console.log(`\nPDF ${code}: ${names.length} (${names.slice(0, 8).join(', ')}${names.length > 8 ? ', …' : ''})`);
   const lacking = new Map<string, string[]>();
-  for (const o of outcomes) for (const lack of o.untagged ?? []) lacking.set(lack.replace(/^\d+ of \d+ /, ''), [...(lacking.get(lack.replace(/^\d+ of \d+ /, '')) ?? []), o.doc.name]);
-  for (const [lack, names] of lacking) console.log(`\ntagged PDF lacks ${lack}: ${names.length} (${names.slice(0, 8).join(', ')}${names.length > 8 ? ', …' : ''})`);
+  for (const o of outcomes) {
+    for (const lack of o.untagged ?? []) {
+      const kind = lack.replace(/^\d+ of \d+ /, '').replace(/ \(.*\)$/, '');
+      lacking.set(kind, [...(lacking.get(kind) ?? []), o.doc.name]);
+    }
+  }
+  for (const [lack, names] of lacking) console.log(`\ntagged PDF with ${lack}: ${names.length} (${names.slice(0, 8).join(', ')}${names.length > 8 ? ', …' : ''})`);
 }
 
 await main();

@@ -77,6 +77,16 @@ describeTex('PDF in the scripts that need shaping or right-to-left setting (LuaH
     expect(got).to.include(comparable('שלום עולם 2026 עולם'));
   });
 
+  it('right-to-left field and definition lists: each label beside its text, read back in order', async () => {
+    // A field list's label was printed over its body (pdftotext read the two
+    // interleaved); it turns as a whole now, as definition lists do.
+    // So was an Arabic definition under a Latin term (the word under the term came apart).
+    const { res, text } = await pdf('Lists\n=====\n\nمقدمة.\n\n:الحقل: قيمة الحقل\n:حقل ثان: قيمة أخرى\n\nمصطلح\n   تعريف المصطلح.\n\nTerm\n   تعريف المصطلح هنا بكلمات كثيرة\n');
+    expect(res.headers.get('x-rst2-replaced-characters')).to.equal(null);
+    const got = comparable(text);
+    for (const line of ['الحقل: قيمة الحقل', 'حقل ثان: قيمة أخرى', 'مصطلح تعريف المصطلح.', 'Term تعريف المصطلح هنا بكلمات كثيرة']) expect(got, line).to.include(comparable(line));
+  });
+
   it('every script in one document with Latin around: one PDF, nothing replaced', async () => {
     const rst = ['Many scripts', '============', '', ...CASES.flatMap((c) => [`${c.name}: ${c.body}.`, '']), 'Latin at the end.', ''].join('\n');
     const { res, text } = await pdf(rst);

@@ -106,6 +106,7 @@ describeTex('Tagged PDF (PDF/UA-1) over HTTP', function () {
     expect(tags.roleMap['section']).to.equal('H1');
     expect(tags.roleMap['subsection']).to.equal('H2');
     expect(tags.alts).to.deep.equal([{ role: 'Figure', alt: 'A red square' }]);
+    expect(tags.blocksInParagraphs).to.deep.equal({});
     expect(tags.lang).to.equal('en');
     expect(tags.marked).to.equal(true);
     expect(tags.displayDocTitle).to.equal(true);
@@ -212,6 +213,37 @@ describeTex('Tagged PDF (PDF/UA-1) over HTTP', function () {
     expect(arabicTags.xmpTitle).to.equal(`${ARABIC_TITLE}\u2026`);
     expect(arabicTags.lang).to.equal('ar');
     expect(comparable(pdfText(shaped.bytes))).to.include(comparable('Latin\u2026 2026'));
+  });
+
+  it('no block inside a paragraph: admonitions, an image placeholder in a line, a linked image after an admonition', async () => {
+    // The styles' framed admonitions made their paragraphs a P inside a P; a
+    // placeholder's framed box was a Div inside the paragraph; an image link
+    // straight after an admonition continued its paragraph. (A loopback
+    // address is refused, so both images are placeholders.)
+    const rst = 'Boxes\n=====\n\n.. note:: A note.\n\n   Its second paragraph.\n\n.. image:: http://127.0.0.1:9/a.png\n   :alt: Linked picture\n   :target: https://example.org/\n\nA line with |badge| inside.\n\n.. warning:: Warned.\n\n.. |badge| image:: http://127.0.0.1:9/b.png\n';
+    for (const style of ['default', 'style2', 'zope']) {
+      const { res, bytes } = await pdf(rst, { tagged: 'yes', style });
+      expect(res.headers.get('x-rst2-image-problems'), style).to.equal('2');
+      const tags = pdfTags(bytes);
+      expect(tags.blocksInParagraphs, style).to.deep.equal({});
+      expect(tags.alts, style).to.deep.equal([{ role: 'Figure', alt: 'Linked picture' }, { role: 'Figure', alt: 'badge' }]);
+      const text = pdfText(bytes);
+      for (const part of ['A note.', 'Its second paragraph.', 'Linked picture', 'A line with', 'Warned.']) expect(text, `${style}: ${part}`).to.include(part);
+    }
+  });
+
+  it('a table longer than a page: tagged, its header row TH (longtable\'s infinite glue stopped the tagging at a page break)', async () => {
+    const rows = Array.from({ length: 150 }, (_, i) => `   * - row ${i}\n     - value ${i}\n`).join('');
+    const { bytes } = await pdf(`Long\n====\n\n.. list-table::\n   :header-rows: 1\n\n   * - Name\n     - Value\n${rows}`, { tagged: 'yes' });
+    expect(pdfinfoTagged(bytes)).to.equal(true);
+    const tags = pdfTags(bytes);
+    expect(tags.standardRoles['Table']).to.equal(1);
+    expect(tags.standardRoles['TH']).to.equal(2);
+    expect(tags.standardRoles['TD']).to.be.at.least(300);
+    const text = pdfText(bytes);
+    expect(text).to.include('row 0');
+    expect(text).to.include('value 149');
+    expect(text.split('\f').filter((page) => page.trim()).length).to.be.at.least(3);
   });
 
   it('refuses a value other than yes or no', async () => {

@@ -313,7 +313,7 @@ class Shaped:
             # An item's first paragraph is already started by \item (its
             # direction is the list's); text in a table with auto-sized
             # columns is in a box: there only the run turns.
-            first = node.parent.index(node) == 0 and isinstance(node.parent, (nodes.list_item, nodes.description))
+            first = node.parent.index(node) == 0 and isinstance(node.parent, (nodes.list_item, nodes.definition, nodes.description, nodes.field_body))
             self._rst2_open(node, inline=first or bool(self.active_table.colwidths_auto))
 
     def depart_paragraph(self, node):
@@ -348,6 +348,22 @@ class Shaped:
     def depart_definition_list(self, node):
         self._rst2_list_end(super().depart_definition_list, node)
 
+    # A field list and an option list are description lists too: one whose
+    # first words are Arabic or Hebrew is set right to left as a whole, else
+    # its labels stay left to right while its bodies turn (the label was
+    # printed over the text).
+    def visit_field_list(self, node):
+        self._rst2_list(super().visit_field_list, node)
+
+    def depart_field_list(self, node):
+        self._rst2_list_end(super().depart_field_list, node)
+
+    def visit_option_list(self, node):
+        self._rst2_list(super().visit_option_list, node)
+
+    def depart_option_list(self, node):
+        self._rst2_list_end(super().depart_option_list, node)
+
     def visit_line_block(self, node):
         if isinstance(node.parent, nodes.line_block):
             return super().visit_line_block(node)  # nested: the outer one turned
@@ -366,6 +382,18 @@ class Shaped:
     def depart_title(self, node):
         self._rst2_close()
         super().depart_title(node)
+
+
+def _after_a_block(node):
+    """Whether the nearest visible sibling before ``node`` is a block other
+    than a linked or plain image (a target or substitution definition is
+    not visible)."""
+    index = node.parent.index(node)
+    for sibling in reversed(node.parent.children[:index]):
+        if isinstance(sibling, nodes.Invisible):
+            continue
+        return not isinstance(sibling, (nodes.reference, nodes.image))
+    return False
 
 
 def _fallback_title(document, limit=80):
@@ -446,7 +474,8 @@ class Tagged:
         super().depart_document(node)
         if self.rst2_tagged:
             # Always there: a tagged document always has a pdftitle (above).
-            self.pdfsetup.insert(self.pdfsetup.index("\\hypersetup{"), script_preamble.TAGGED_PURIFY)
+            at = self.pdfsetup.index("\\hypersetup{")
+            self.pdfsetup[at:at] = [script_preamble.TAGGED_REPAIRS, script_preamble.TAGGED_PURIFY]
         if self.rst2_tagged and not getattr(self, "rst2_lua", False):
             # After docutils' hyperref block, which a preamble format ends
             # with (latex_format), and before the primitive lock.
@@ -478,6 +507,13 @@ class SafeLaTeXTranslator(ScriptMarking, Shaped, Tagged, latex2e.LaTeXTranslator
     def visit_reference(self, node):
         if "refuri" not in node:
             return super().visit_reference(node)
+        if self.rst2_tagged and not self.is_inline(node) and _after_a_block(node):
+            # An image's :target: right after a block (an admonition): a
+            # paragraph of its own, as docutils 0.23 writes it. Without the
+            # blank line LaTeX continues the block's paragraph, and the
+            # tagging nests the image's paragraph in it (a P in a P). A row
+            # of linked badges stays one paragraph, as untagged.
+            self.out.append("\n")
         href = link_target(node["refuri"])
         if href is None:
             # The text stays, in a group that depart_reference closes.

@@ -559,6 +559,26 @@ TAGGED_PDFTEX_BACKEND = r"""% rst2: tagged PDF: LaTeX's PDF management keeps the
 # text. LaTeX's PDF management purifies the title when \hypersetup sets it,
 # so these come before docutils' \hypersetup (Tagged.depart_document); after
 # it, the Info title kept the commands' first argument ("Waitgbsn… what").
+# Repairs a tagged document needs in the packages the untagged one uses, each
+# a no-op where the package is not loaded or no longer has what is replaced:
+# * the styles' admonitions are a minipage saved in an lrbox and drawn in a
+#   framed box, which starts a paragraph: the tagging wrapped the minipage's
+#   own paragraphs in that one (a P in a P, which PDF/UA-1 does not allow).
+#   Paragraph tagging is off from the box's use to the end of its centre group;
+# * longtable (2024-10-27) ends a page's part of the table with \vss, glue of
+#   infinite shrink, which the tagging's \vsplit of the page at a break
+#   refuses ("Infinite glue shrinkage found in box being split", no PDF): the
+#   finite glue LaTeX's own fix (latex2e issue 1907) puts there.
+TAGGED_REPAIRS = r"""% rst2: tagged PDF: repairs in the styles' admonitions and in longtable.
+\makeatletter
+\ExplSyntaxOn
+\cs_if_exist:NT \rst@admonend
+  { \regex_replace_once:nnN { \c{end} \cB\{ lrbox \cE\} } { \0 \c{tagpdfparaOff} } \rst@admonend }
+\cs_if_exist:NT \LT@output
+  { \regex_replace_all:nnN { \c{vss} } { \c{vskip} \c{z@} \c{@plus} 1fil \c{@minus} \c{normalbaselineskip} } \LT@output }
+\ExplSyntaxOff
+\makeatother"""
+
 TAGGED_PURIFY = r"""% rst2: tagged PDF: the script commands in the title and in alt text: their text.
 \ExplSyntaxOn
 \text_declare_purify_equivalent:Nn \rstwoCJK { \use_ii:nn }

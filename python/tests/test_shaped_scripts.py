@@ -280,6 +280,15 @@ class PreambleTest(TableSwitch):
         latex = self.latex(doc(title, "%s\n    %s.\n\n| %s\n| %s\n" % (item, body, item, body)))
         self.assertIn("\\begin{otherlanguage}{arabic}\n\\begin{description}", latex)
         self.assertIn("\\begin{otherlanguage}{arabic}\n\\begin{DUlineblock}", latex)
+        # So do field lists (the label was printed over its body), their
+        # first paragraphs inside \\item's line; an option list of Latin
+        # options stays left to right, its Arabic descriptions turned.
+        latex = self.latex(doc(title, "%s.\n\n:%s: %s.\n:%s: %s.\n\n-a    %s\n" % (body, item, body, item, body, item)))
+        self.assertIn("\\begin{otherlanguage}{arabic}\n\\begin{DUfieldlist}\n\\item[{%s:}]\n%s.\n" % (item, body), latex)
+        self.assertIn("\\begin{DUoptionlist}\n\\item[-a]  \\foreignlanguage{arabic}{%s}" % item, latex)
+        # A definition under a Latin term: its first paragraph is in \\item's line, turned as a run.
+        latex = self.latex(doc(title, "%s.\n\nTerm\n   %s.\n" % (body, body)))
+        self.assertIn("\\item[{Term}] \n\\foreignlanguage{arabic}{%s.}" % body, latex)
 
     def test_hebrew_in_a_table_cell_and_a_heading(self):
         source = "Title\n=====\n\nSection שלום\n------------\n\nשלום עולם\n------------\n\n+--------+--------+\n| שלום   | Latin  |\n+--------+--------+\n"

@@ -112,7 +112,7 @@ class TaggedLatexTest(unittest.TestCase):
                 tagged = render_latex(source, dict(both, tagged=True))["latex"]
                 self.assertTrue(tagged.startswith(METADATA % "en" + "\n"), both)
                 stripped = tagged[len(METADATA % "en" + "\n"):].replace(script_preamble.TAGGED_PDFTEX_BACKEND + "\n", "", 1)
-                stripped = stripped.replace(script_preamble.TAGGED_PURIFY + "\n", "", 1)
+                stripped = stripped.replace(script_preamble.TAGGED_REPAIRS + "\n" + script_preamble.TAGGED_PURIFY + "\n", "", 1)
                 if not layout:
                     self.assertIn(latex_format.METADATA_FORMAT + latex_format.MARKER, stripped, both)
                     stripped = stripped.replace(latex_format.METADATA_FORMAT, "", 1)
@@ -153,6 +153,25 @@ class TaggedLatexTest(unittest.TestCase):
         self.assertIn("{\\begin{quote}\\begin{description}}", tagged)
         self.assertNotIn("{\\quote\\description}", tagged)
         self.assertIn("{\\quote\\description}", render_latex(source, {})["latex"])
+
+    def test_no_block_inside_a_paragraph(self):
+        """The admonitions' frame, a placeholder's box and an image link
+        straight after a block would each nest a block in a paragraph."""
+        source = (".. note:: A note.\n\n.. image:: https://example.org/a.png\n   :alt: A\n"
+                  "   :target: https://example.org/\n\nText |b|.\n\n.. |b| image:: https://example.org/b.png\n")
+        tagged = render_latex(source, {"tagged": True})["latex"]
+        plain = render_latex(source, {})["latex"]
+        self.assertLess(tagged.index(script_preamble.TAGGED_REPAIRS), tagged.index("\\hypersetup{\n  pdftitle="))
+        self.assertIn("\\renewcommand*{\\rsttwoplaceholder}", tagged)
+        self.assertIn("\\end{DUclass}\n\n\\href{https://example.org/}", tagged)
+        for part in (script_preamble.TAGGED_REPAIRS, "\\renewcommand*{\\rsttwoplaceholder}"):
+            self.assertNotIn(part, plain)
+        self.assertIn("\\end{DUclass}\n\\href{https://example.org/}", plain, "untagged: as before")
+        # A row of linked badges stays one paragraph.
+        row = ".. image:: https://example.org/a.png\n   :target: https://example.org/a\n.. image:: https://example.org/b.png\n   :target: https://example.org/b\n"
+        badges = render_latex("Text.\n\n" + row, {"tagged": True})["latex"]
+        self.assertIn("}}}\n\\href{https://example.org/b}", badges)
+        self.assertIn("\n\n\\href{https://example.org/a}", badges)
 
     def test_header_rows_are_named_around_the_table(self):
         latex = render_latex(SAMPLE, {"tagged": True})["latex"]

@@ -5,7 +5,7 @@ Usage: python3 pdf-tags.py FILE.pdf
 Reads the PDF with pikepdf (Debian's python3-pikepdf, which
 scripts/setup-pdftools.mjs installs) and prints the structure tree's roles,
 each mapped through the RoleMap to a standard one, the /Alt of Figure
-elements, the catalog entries PDF/UA-1 asks for (/Lang, MarkInfo,
+elements, the blocks nested in a paragraph (P or Div in a P), the catalog entries PDF/UA-1 asks for (/Lang, MarkInfo,
 ViewerPreferences/DisplayDocTitle), the XMP properties dc:title and
 pdfuaid:part, and the document information's Title. Exit status 3 when pikepdf cannot be imported (the test then
 says so), 0 otherwise.
@@ -41,7 +41,7 @@ def inspect(path):
             role = role_map[role]
         return role
 
-    roles, mapped, alts, langs = {}, {}, [], []
+    roles, mapped, alts, langs, nested = {}, {}, [], [], {}
     # Iterative: a long document's tree is deep enough for Python's recursion limit.
     stack = [tree.get("/K")] if tree is not None else []
     while stack:
@@ -64,6 +64,14 @@ def inspect(path):
         kids = node.get("/K")
         if kids is not None:
             stack.append(kids)
+            # A block inside a paragraph, which ISO 32000's structure rules
+            # (and so PDF/UA-1) do not allow: "P>P", "P>Div".
+            if role is not None and standard(name(role)) == "P":
+                for kid in (kids if isinstance(kids, pikepdf.Array) else [kids]):
+                    if isinstance(kid, pikepdf.Dictionary) and kid.get("/S") is not None:
+                        inner = standard(name(kid.get("/S")))
+                        if inner in ("P", "Div"):
+                            nested["P>" + inner] = nested.get("P>" + inner, 0) + 1
 
     # The pages' fonts, "Subtype BaseFont" without the subset prefix: which
     # engine set the text (pdfTeX: Type1 fonts and its PdfTeX-Space).
@@ -87,6 +95,7 @@ def inspect(path):
         "standardRoles": mapped,
         "alts": alts,
         "elementLangs": langs,
+        "blocksInParagraphs": nested,
         "lang": str(root.Lang) if "/Lang" in root else None,
         "marked": bool(mark_info.get("/Marked", False)) if mark_info is not None else False,
         "displayDocTitle": bool(viewer.get("/DisplayDocTitle", False)) if viewer is not None else False,

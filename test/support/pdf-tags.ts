@@ -27,6 +27,8 @@ export interface PdfTags {
   standardRoles: Record<string, number>;
   alts: { role: string; alt: string }[];
   elementLangs: string[];
+  /** Blocks inside a paragraph, by "P>P" or "P>Div", counted (a nesting PDF/UA-1 does not allow). */
+  blocksInParagraphs: Record<string, number>;
   lang: string | null;
   marked: boolean;
   displayDocTitle: boolean;
