@@ -348,21 +348,16 @@ class Shaped:
     def depart_definition_list(self, node):
         self._rst2_list_end(super().depart_definition_list, node)
 
-    # A field list and an option list are description lists too: one whose
-    # first words are Arabic or Hebrew is set right to left as a whole, else
-    # its labels stay left to right while its bodies turn (the label was
-    # printed over the text).
+    # A field list is a description list too: one whose first words are
+    # Arabic or Hebrew is set right to left as a whole, else its labels stay
+    # left to right while its bodies turn (the label was printed over the
+    # text). An option list stays left to right: its options are commands
+    # ("-1" would read "1-"), its descriptions turn as runs.
     def visit_field_list(self, node):
         self._rst2_list(super().visit_field_list, node)
 
     def depart_field_list(self, node):
         self._rst2_list_end(super().depart_field_list, node)
-
-    def visit_option_list(self, node):
-        self._rst2_list(super().visit_option_list, node)
-
-    def depart_option_list(self, node):
-        self._rst2_list_end(super().depart_option_list, node)
 
     def visit_line_block(self, node):
         if isinstance(node.parent, nodes.line_block):
@@ -396,17 +391,25 @@ def _after_a_block(node):
     return False
 
 
+def _ancestors(node):
+    while node.parent is not None:
+        node = node.parent
+        yield node
+
+
 def _fallback_title(document, limit=80):
     """A title for a document without one: its first section's title, else
     the start of its first paragraph (at a word's end, within ``limit``
     characters), else what PDF readers show for none."""
     section = next(document.findall(nodes.section), None)
+    text = ""
     if section is not None and section.children and isinstance(section[0], nodes.title):
-        text = section[0].astext()
-    else:
-        paragraph = next(document.findall(nodes.paragraph), None)
-        text = paragraph.astext() if paragraph is not None else ""
-    text = " ".join(text.split())
+        text = " ".join(section[0].astext().split())
+    if not text:
+        # Not a bibliographic field's (":Web: https://..." first).
+        paragraph = next((p for p in document.findall(nodes.paragraph)
+                          if not any(isinstance(a, nodes.docinfo) for a in _ancestors(p))), None)
+        text = " ".join(paragraph.astext().split()) if paragraph is not None else ""
     if len(text) > limit:
         cut = text[:limit + 1].rsplit(" ", 1)[0] if " " in text[:limit + 1] else text[:limit]
         # Three dots, not an ellipsis: that is a CJK font's character here

@@ -104,8 +104,10 @@ class Table:
         self.shaped_fonts = {name: spec for name, spec in (shaped.get("scripts") or {}).items() if name in SHAPED}
         self.shaped = {name: _Ranges(spec.get("ranges", [])) for name, spec in self.shaped_fonts.items()}
         self.fallback = shaped.get("fallback") or None
-        # What Latin Modern's OpenType faces have (a LuaLaTeX document's Latin text).
+        # What Latin Modern's OpenType faces have (a LuaLaTeX document's Latin
+        # text), and what the Noto faces behind every shaped script's face have.
         self.shaped_latin = _Ranges(shaped.get("latin", []))
+        self.fallback_covered = _Ranges((self.fallback or {}).get("ranges", []))
 
 
 _table = None
@@ -190,9 +192,13 @@ def classify(char, t, cjk_order=CJK_FAMILIES, shaped=False):
     if shaped:
         kind, detail = classify(char, t, cjk_order)
         if kind == EMOJI or kind.startswith("cjk-"):
-            # The ellipsis, the minus sign: pdfTeX's CJK fonts have them,
-            # and so has the Latin text's font here.
-            return (None, None) if code in t.shaped_latin else (PLACEHOLDERS, None)
+            # The ellipsis: pdfTeX's CJK fonts have it, and so have both the
+            # Latin text's font here and the Noto faces behind a shaped
+            # script's (the run it is in may be either). The minus sign and √
+            # only Latin Modern has: placeholders, as a missing glyph in a
+            # Hebrew run would be an empty box.
+            both = code in t.shaped_latin and code in t.fallback_covered
+            return (None, None) if both else (PLACEHOLDERS, None)
         return kind, detail
     if code in t.cyrillic:
         return CYRILLIC, None

@@ -60,7 +60,7 @@ def synthetic_shaped():
         "scripts": {
             name: {"rm": STEMS[name][0], "sf": STEMS[name][1], "bold": True, "ranges": BLOCKS[name]} for name in BLOCKS
         },
-        "fallback": {"rm": "NotoSerif", "sf": "NotoSans", "bold": True, "ranges": [[0x20, 0x7E]]},
+        "fallback": {"rm": "NotoSerif", "sf": "NotoSans", "bold": True, "ranges": [[0x20, 0x7E], [0x2026, 0x2026]]},
         # Latin Modern's OpenType faces: ASCII, the ellipsis and the minus sign.
         "latin": [[0x20, 0x7E], [0x2026, 0x2026], [0x2212, 0x2212]],
     }
@@ -170,15 +170,20 @@ class EngineChoiceTest(TableSwitch):
         self.assertIn("\\rstwoU{10E5}", out["latex"])
         self.assertEqual(out["scripts"], ["arabic", "placeholders"])
 
-    def test_what_pdftex_sets_in_a_cjk_font_and_latin_modern_has_is_text(self):
-        # The ellipsis and the minus sign: CJK characters to pdfTeX (a CJK
-        # font has them), Latin Modern's OpenType faces have them too.
-        out = render_latex(doc("Wait\u2026", "שלום\u2026 \u2212 1"))
+    def test_what_pdftex_sets_in_a_cjk_font_and_every_lua_face_has_is_text(self):
+        # The ellipsis: a CJK character to pdfTeX (a CJK font has it); Latin
+        # Modern's OpenType faces and the Noto faces behind Hebrew's have it.
+        out = render_latex(doc("Wait\u2026", "שלום\u2026 1"))
         self.assertEqual(out["engine"], "luahbtex")
         self.assertEqual(out["replaced_characters"], 0)
         self.assertEqual(out["scripts"], ["hebrew"])
-        self.assertIn("שלום\u2026 \u2212 1", out["latex"])
+        self.assertIn("שלום\u2026 1", out["latex"])
         self.assertIn("Wait\u2026", out["latex"])
+        # The minus sign only Latin Modern has: in a Hebrew run it would be a
+        # missing glyph, so it stays a counted placeholder.
+        minus = render_latex(doc("Minus", "שלום \u2212 1"))
+        self.assertEqual(minus["replaced_characters"], 1)
+        self.assertIn("\\rstwoU{2212}", minus["latex"])
         self.assertIn("\\rstwoCJK{gbsn}{\u2026}", render_latex(doc("Wait\u2026", "Latin only."))["latex"])
 
     def test_cjk_and_emoji_next_to_a_shaped_script_are_placeholders(self):

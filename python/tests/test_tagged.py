@@ -129,6 +129,8 @@ class TaggedLatexTest(unittest.TestCase):
             "A first paragraph, *emphasised*, and long enough to pass the eighty characters a title may have.\n": (
                 "A first paragraph, emphasised, and long enough to pass the eighty characters a..."),
             ".. image:: https://example.org/x.png\n": "Untitled document",
+            # A bibliographic field first is not the text.
+            ":Web: https://example.org/\n\nThe real start.\n": "The real start.",
         }
         for source, title in cases.items():
             latex = render_latex(source, {"tagged": True})["latex"]
