@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 
 import { badge, gif, jpegImage, png, pngBadColourType, pngClaiming, pngDamaged, svgWithImage, webp } from './support/images.js';
-import { pdfImages, pdfPages } from './support/pdf.js';
+import { pdfImages, pdfLinks, pdfPages } from './support/pdf.js';
 import { imagePdf } from './support/pdf-file.js';
 import { findActiveContent } from '../src/pdf/safety.js';
 import { api, form, ownServer, query, server } from './support/server.js';
@@ -197,6 +197,19 @@ describe('PDF with images (HTTP, real engines, a local image server)', function 
       expect(findActiveContent(new Uint8Array(body))).to.deep.equal([]);
     });
   }
+
+  it('an image in a section title: in the heading, the contents and the bookmarks (by its alt text), tagged or not', async () => {
+    // Its \IfFileExists broke the title's copy for the table of contents: no PDF at all ("Extra \else").
+    const rst = `Title\n=====\n\nIntro.\n\n.. contents::\n\nWith |red| inside\n-----------------\n\nText.\n\nWith |gone| too\n---------------\n\nMore.\n\n.. |red| image:: ${up.base}/img/red.png\n   :alt: Red\n.. |gone| image:: ${up.base}/img/nowhere.png\n   :alt: Gone\n`;
+    for (const options of [{}, { tagged: 'yes' }, { 'use-latex-toc': 'yes' }] as Record<string, string>[]) {
+      const { res, body, text, counts } = await pdfOf(open, rst, options);
+      expect(res.headers.get(PROBLEMS), JSON.stringify(options)).to.equal('1');
+      expect((await pdfLinks(body)).outline, JSON.stringify(options)).to.include.members(['With Red inside', 'With Gone too']);
+      expect(counts.images, JSON.stringify(options)).to.be.at.least(baseline.images + 1);
+      expect(text, JSON.stringify(options)).to.include('inside');
+      expect(text, JSON.stringify(options)).to.include('Gone');
+    }
+  });
 
   it('each failure is a placeholder with its alt text, a 200 and the problem count', async () => {
     const failures = {

@@ -54,11 +54,17 @@ MACRO = r"""
   \else\usebox\rsttwobox\fi\fi}
 \providecommand*{\rsttwoshrink}[1]{%
   \includegraphics[width=\linewidth,height=0.9\textheight,keepaspectratio]{#1}}
-\providecommand*{\rsttwoimage}[4]{%
+% Robust: a section title's image is also written to the table of contents
+% and the bookmarks, where \IfFileExists would break ("Extra \else"); a
+% bookmark gets the alt text.
+\DeclareRobustCommand*{\rsttwoimage}[4]{%
   \IfFileExists{rst2img-#1.png}{\rsttwoinclude{#2}{rst2img-#1.png}}{%
   \IfFileExists{rst2img-#1.jpg}{\rsttwoinclude{#2}{rst2img-#1.jpg}}{%
   \IfFileExists{rst2img-#1.pdf}{\rsttwoinclude{#2}{rst2img-#1.pdf}}{%
   \rsttwoplaceholder{#3}{#4}}}}}
+\ifdefined\pdfstringdefDisableCommands
+  \pdfstringdefDisableCommands{\def\rsttwoimage#1#2#3#4{#4}}
+\fi
 """
 
 # A tagged document (latex_writer.Tagged): the picture carries its alt text

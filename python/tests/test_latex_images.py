@@ -72,7 +72,7 @@ class EscapingTest(unittest.TestCase):
         self.assertIsNotNone(out["format_preamble"], "an image document still uses the format")
         self.assertNotIn("rsttwoimage", out["format_preamble"])
         after_marker = out["latex"].split(MARKER, 1)[1]
-        self.assertIn("\\providecommand*{\\rsttwoimage}", after_marker)
+        self.assertIn("\\DeclareRobustCommand*{\\rsttwoimage}", after_marker)
         self.assertIn("\\usepackage{graphicx}", after_marker)
 
 
