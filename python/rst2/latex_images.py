@@ -90,9 +90,10 @@ TAGGED_MACRO = r"""
   \includegraphics[width=\linewidth,height=0.9\textheight,keepaspectratio,alt={\rsttwoalt}]{#1}}
 % A placeholder is a Figure with the image's /Alt, as the picture would be: its
 % framed \parbox, untagged, would otherwise be a Div inside the paragraph.
+\let\rsttwoframedplaceholder\rsttwoplaceholder
 \renewcommand*{\rsttwoplaceholder}[2]{\leavevmode\tagmcend
   \tagstructbegin{tag=Figure,alt={\rsttwoalt}}\tagmcbegin{tag=Figure}%
-  {\SuspendTagging{rst2}\fbox{\parbox[c]{\dimexpr#1-2\fboxsep-2\fboxrule\relax}{\raggedright\footnotesize #2}}}%
+  {\SuspendTagging{rst2}\rsttwoframedplaceholder{#1}{#2}}%
   \tagmcend\tagstructend\tagmcbegin{}}
 """
 

@@ -391,12 +391,6 @@ def _after_a_block(node):
     return False
 
 
-def _ancestors(node):
-    while node.parent is not None:
-        node = node.parent
-        yield node
-
-
 def _fallback_title(document, limit=80):
     """A title for a document without one: its first section's title, else
     the start of its first paragraph (at a word's end, within ``limit``
